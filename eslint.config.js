@@ -1,0 +1,54 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const electronOnly = {
+  name: 'electron',
+  message: 'Only main/electron and preload may import electron (DESIGN.md: the core runs under plain Node).',
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'main/core/db/migrations/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-imports': ['error', { paths: [electronOnly] }],
+    },
+  },
+  {
+    // The headless core never reaches into the Electron shell.
+    files: ['main/core/**/*.ts', 'adapters/**/*.ts', 'main/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronOnly], patterns: [{ group: ['**/electron/**', '**/main/electron/*'], message: 'main/core never imports main/electron.' }] },
+      ],
+    },
+  },
+  {
+    // The renderer talks to the core over HTTP only; it may import the zod contract files.
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronOnly],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+main/(?!core/[a-z-]+/contract(\\.js)?$|core/http/common-contract(\\.js)?$)',
+              message: 'The renderer may import only contract files of main/core.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['main/electron/**/*.ts', 'preload/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);

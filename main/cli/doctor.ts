@@ -1,0 +1,72 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { openDatabase } from '../core/db/connection.js';
+import { schemaStatus, type SchemaStatus } from '../core/db/migrate.js';
+import { homePaths } from '../core/context.js';
+import { VERSION } from '../core/package-root.js';
+import { keychainAvailable, fileKeyProvider, keychainKeyProvider } from '../core/secrets/master-key.js';
+import { BOARD_TOKEN_FILE } from '../core/auth/board-token.js';
+
+export interface DoctorReport {
+  version: string;
+  home: string;
+  database: { path: string; exists: boolean; integrity: string | null; schema: SchemaStatus | null; sizeBytes: number | null };
+  keyProvider: { kind: string; description: string; warning: string | null };
+  boardTokenFile: { path: string; exists: boolean; mode: string | null; ok: boolean };
+  ok: boolean;
+}
+
+/** Checks a data home without starting the server; safe while the server runs (WAL readers). */
+export async function doctor(home: string): Promise<DoctorReport> {
+  const paths = homePaths(home);
+  const exists = existsSync(paths.database);
+  let integrity: string | null = null;
+  let schema: SchemaStatus | null = null;
+  if (exists) {
+    const handle = openDatabase(paths.database, { readonly: true });
+    try {
+      const rows = handle.sqlite.pragma('integrity_check') as { integrity_check: string }[];
+      integrity = rows.map((r) => r.integrity_check).join('; ');
+      schema = schemaStatus(handle);
+    } finally {
+      handle.close();
+    }
+  }
+  const probe = await keychainAvailable(home);
+  const provider = probe.ok ? keychainKeyProvider(home) : fileKeyProvider(home);
+  const tokenPath = path.join(home, BOARD_TOKEN_FILE);
+  const tokenExists = existsSync(tokenPath);
+  const mode = tokenExists ? (statSync(tokenPath).mode & 0o777).toString(8).padStart(4, '0') : null;
+  const tokenOk = !tokenExists || process.platform === 'win32' || mode === '0600';
+  return {
+    version: VERSION,
+    home,
+    database: { path: paths.database, exists, integrity, schema, sizeBytes: exists ? statSync(paths.database).size : null },
+    keyProvider: {
+      kind: provider.kind,
+      description: provider.describe(),
+      warning: probe.ok ? null : `${provider.warning} (keychain: ${probe.reason})`,
+    },
+    boardTokenFile: { path: tokenPath, exists: tokenExists, mode, ok: tokenOk },
+    ok: (integrity === null || integrity === 'ok') && tokenOk && !(schema?.newerThanBuild ?? false),
+  };
+}
+
+export function formatDoctor(r: DoctorReport): string {
+  const lines = [
+    `Headcount ${r.version}`,
+    `home:            ${r.home}`,
+    `database:        ${r.database.exists ? `${r.database.path} (${r.database.sizeBytes} bytes)` : `${r.database.path} (not created yet)`}`,
+  ];
+  if (r.database.schema) {
+    const s = r.database.schema;
+    lines.push(`schema version:  ${s.current ?? 'empty'} (${s.applied}/${s.available} migrations applied${s.pending ? `, ${s.pending} pending: applied at next start` : ''})`);
+    if (s.newerThanBuild) lines.push('                 ! written by a newer Headcount than this one');
+  }
+  if (r.database.integrity !== null) lines.push(`integrity_check: ${r.database.integrity}`);
+  lines.push(`key provider:    ${r.keyProvider.kind}: ${r.keyProvider.description}`);
+  if (r.keyProvider.warning) lines.push(`  WARNING: ${r.keyProvider.warning}`);
+  lines.push(`board token:     ${r.boardTokenFile.exists ? `${r.boardTokenFile.path} (mode ${r.boardTokenFile.mode}${r.boardTokenFile.ok ? '' : ', should be 0600'})` : 'not created yet'}`);
+  lines.push(r.ok ? 'status:          ok' : 'status:          PROBLEMS FOUND');
+  return lines.join('\n');
+}

@@ -1,0 +1,36 @@
+import { createCore } from '../core/index.js';
+import { defaultKeyProvider } from '../core/secrets/master-key.js';
+import { stderrLogger } from '../core/logger.js';
+
+export interface ServeOptions {
+  home: string;
+  port: number;
+}
+
+/**
+ * Runs the headless core until SIGINT/SIGTERM. Prints exactly one line on stdout once ready:
+ * `listening on http://127.0.0.1:<port>`; everything else goes to stderr.
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  const keyProvider = await defaultKeyProvider(options.home);
+  if (keyProvider.warning) stderrLogger.warn(keyProvider.warning);
+  const core = await createCore({ home: options.home, port: options.port, keyProvider, logger: stderrLogger });
+  process.stdout.write(`listening on ${core.url}\n`);
+  stderrLogger.info('board token', { file: process.env.SERVICE_BOARD_TOKEN ? 'SERVICE_BOARD_TOKEN' : `${options.home}/board-token` });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    stderrLogger.info(`${signal}: finishing requests in flight, then closing the database`);
+    core.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        stderrLogger.error('shutdown failed', { message: err instanceof Error ? err.message : String(err) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}

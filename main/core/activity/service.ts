@@ -1,0 +1,80 @@
+import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { activity, type ActivityRow } from './schema.js';
+import { newId } from '../ids.js';
+import type { Actor } from '../http/actor.js';
+import { actorRef } from '../http/actor.js';
+import type { CoreContext, Queryable } from '../context.js';
+import { assertCompanyAccess } from '../access.js';
+
+export interface ActivityEntry {
+  companyId: string | null;
+  action: string;
+  entityType: string;
+  entityId: string;
+  /** One human sentence. Never a secret value, token or request body. */
+  summary: string;
+  details?: Record<string, unknown>;
+}
+
+/** Writes one activity record inside the caller's transaction, so it lands with the change. */
+export function recordActivity(tx: Queryable, at: string, actor: Actor | 'system', entry: ActivityEntry): void {
+  const ref = actor === 'system' ? { actorType: 'system' as const, actorId: null } : actorRef(actor);
+  tx.insert(activity)
+    .values({
+      id: newId(),
+      companyId: entry.companyId,
+      actorType: ref.actorType,
+      actorId: ref.actorId,
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: entry.entityId,
+      summary: entry.summary,
+      details: entry.details ?? null,
+      createdAt: at,
+    })
+    .run();
+}
+
+export interface ActivityPage {
+  items: ActivityRow[];
+  nextCursor: string | null;
+}
+
+export interface ActivityQuery {
+  limit: number;
+  cursor?: string | undefined;
+  entityType?: string | undefined;
+  entityId?: string | undefined;
+  action?: string | undefined;
+}
+
+export const encodeCursor = (seq: number): string => Buffer.from(`a:${seq}`).toString('base64url');
+export function decodeCursor(cursor: string): number | null {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^a:(\d{1,15})$/.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+export function createActivityService(ctx: CoreContext) {
+  return {
+    /** Newest first. The cursor is opaque to clients. */
+    list(actor: Actor, companyId: string, query: ActivityQuery, before: number | null): ActivityPage {
+      assertCompanyAccess(actor, companyId);
+      const filters: SQL[] = [eq(activity.companyId, companyId)];
+      if (before !== null) filters.push(lt(activity.seq, before));
+      if (query.entityType) filters.push(eq(activity.entityType, query.entityType));
+      if (query.entityId) filters.push(eq(activity.entityId, query.entityId));
+      if (query.action) filters.push(eq(activity.action, query.action));
+      const rows = ctx.db
+        .select()
+        .from(activity)
+        .where(and(...filters))
+        .orderBy(desc(activity.seq))
+        .limit(query.limit + 1)
+        .all();
+      const items = rows.slice(0, query.limit);
+      const last = items[items.length - 1];
+      return { items, nextCursor: rows.length > query.limit && last ? encodeCursor(last.seq) : null };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { AdapterRegistry } from '../../../adapters/registry.js';
+import { badRequest } from '../errors.js';
+import { fieldProblems, validationError } from '../http/error-contract.js';
+
+/**
+ * Checks `adapterConfig` against the adapter type's schema and returns it with defaults applied,
+ * so the stored configuration (and every revision) says exactly what will run.
+ */
+export function validateAdapterConfig(
+  registry: AdapterRegistry,
+  adapterType: string,
+  config: Record<string, unknown>,
+): Record<string, unknown> {
+  const adapter = registry.get(adapterType);
+  if (!adapter) {
+    const known = registry.list().map((a) => a.type);
+    throw badRequest('unknown_adapter_type', `body.adapterType: unknown adapter type "${adapterType}"`, {
+      problems: [{ location: 'body', path: 'body.adapterType', message: `must be one of: ${known.join(', ')}` }],
+    });
+  }
+  const parsed = adapter.configSchema.safeParse(config);
+  if (!parsed.success) {
+    throw validationError(
+      fieldProblems('body', parsed.error.issues.map((i) => ({ ...i, path: ['adapterConfig', ...i.path] }))),
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,124 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { agentApiKeys, agents, type AgentApiKeyRow } from './schema.js';
+import type { AgentKey } from './contract.js';
+import { requireAgent } from './service.js';
+import { newId } from '../ids.js';
+import type { Actor } from '../http/actor.js';
+import { assertBoard } from '../access.js';
+import { conflict, notFound } from '../errors.js';
+import { recordActivity } from '../activity/service.js';
+import { inTransaction, isoNow, type CoreContext } from '../context.js';
+import { AGENT_KEY_DISPLAY_LENGTH, generateAgentKey, hashKey } from '../auth/tokens.js';
+
+const toAgentKey = (row: AgentApiKeyRow): AgentKey => ({
+  id: row.id,
+  agentId: row.agentId,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: row.createdAt,
+  lastUsedAt: row.lastUsedAt,
+  revokedAt: row.revokedAt,
+});
+
+export interface KeyIdentity {
+  keyId: string;
+  agentId: string;
+  companyId: string;
+}
+
+/** Long-lived agent API keys. Managing them is board-only; the full key is returned once. */
+export function createAgentKeysService(ctx: CoreContext) {
+  return {
+    create(actor: Actor, agentId: string, name: string | undefined): AgentKey & { key: string } {
+      assertBoard(actor, 'manage agent keys');
+      return inTransaction(ctx, (tx) => {
+        const agent = requireAgent(tx, actor, agentId);
+        if (agent.status === 'terminated') throw conflict('agent_terminated', 'A terminated agent cannot get keys');
+        if (agent.status === 'draft') throw conflict('agent_draft', 'A draft agent gets keys once its hire is approved');
+        const key = generateAgentKey();
+        const at = isoNow(ctx);
+        const row = tx
+          .insert(agentApiKeys)
+          .values({
+            id: newId(),
+            agentId,
+            companyId: agent.companyId,
+            name: name ?? '',
+            prefix: key.slice(0, AGENT_KEY_DISPLAY_LENGTH),
+            keyHash: hashKey(key),
+            createdAt: at,
+          })
+          .returning()
+          .get();
+        recordActivity(tx, at, actor, {
+          companyId: agent.companyId,
+          action: 'agent_key.created',
+          entityType: 'agent',
+          entityId: agentId,
+          summary: `API key ${row.prefix}… created for agent "${agent.name}"`,
+          details: { keyId: row.id },
+        });
+        return { ...toAgentKey(row), key };
+      });
+    },
+
+    list(actor: Actor, agentId: string): AgentKey[] {
+      assertBoard(actor, 'manage agent keys');
+      requireAgent(ctx.db, actor, agentId);
+      return ctx.db
+        .select()
+        .from(agentApiKeys)
+        .where(eq(agentApiKeys.agentId, agentId))
+        .orderBy(desc(agentApiKeys.createdAt), desc(agentApiKeys.id))
+        .all()
+        .map(toAgentKey);
+    },
+
+    revoke(actor: Actor, agentId: string, keyId: string): AgentKey {
+      assertBoard(actor, 'manage agent keys');
+      return inTransaction(ctx, (tx) => {
+        const agent = requireAgent(tx, actor, agentId);
+        const row = tx
+          .select()
+          .from(agentApiKeys)
+          .where(and(eq(agentApiKeys.id, keyId), eq(agentApiKeys.agentId, agentId)))
+          .get();
+        if (!row) throw notFound('Agent key');
+        if (row.revokedAt) return toAgentKey(row);
+        const at = isoNow(ctx);
+        const updated = tx.update(agentApiKeys).set({ revokedAt: at }).where(eq(agentApiKeys.id, keyId)).returning().get();
+        recordActivity(tx, at, actor, {
+          companyId: agent.companyId,
+          action: 'agent_key.revoked',
+          entityType: 'agent',
+          entityId: agentId,
+          summary: `API key ${row.prefix}… of agent "${agent.name}" revoked`,
+          details: { keyId },
+        });
+        return toAgentKey(updated);
+      });
+    },
+
+    /** Resolves a presented key: unknown, revoked, or held by a terminated agent → null. */
+    authenticate(key: string): KeyIdentity | null {
+      const row = ctx.db
+        .select({ keyId: agentApiKeys.id, agentId: agents.id, companyId: agents.companyId, status: agents.status })
+        .from(agentApiKeys)
+        .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
+        .where(and(eq(agentApiKeys.keyHash, hashKey(key)), isNull(agentApiKeys.revokedAt)))
+        .get();
+      if (!row || row.status === 'terminated') return null;
+      return { keyId: row.keyId, agentId: row.agentId, companyId: row.companyId };
+    },
+
+    /** Records use at most once a minute per key, so reads do not turn into constant writes. */
+    touch(keyId: string): void {
+      const at = ctx.clock.now();
+      const row = ctx.db.select({ last: agentApiKeys.lastUsedAt }).from(agentApiKeys).where(eq(agentApiKeys.id, keyId)).get();
+      if (row?.last && at.getTime() - Date.parse(row.last) < 60_000) return;
+      ctx.db.update(agentApiKeys).set({ lastUsedAt: at.toISOString() }).where(eq(agentApiKeys.id, keyId)).run();
+    },
+  };
+}
+
+export type AgentKeysService = ReturnType<typeof createAgentKeysService>;

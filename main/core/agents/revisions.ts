@@ -1,0 +1,77 @@
+import { desc, eq, and } from 'drizzle-orm';
+import { agentConfigRevisions, type AgentConfigRevisionRow } from './schema.js';
+import type { ConfigRevision } from './contract.js';
+import { newId } from '../ids.js';
+import type { Actor } from '../http/actor.js';
+import { actorRef } from '../http/actor.js';
+import type { Queryable } from '../context.js';
+
+export const toConfigRevision = (row: AgentConfigRevisionRow): ConfigRevision => ({
+  id: row.id,
+  agentId: row.agentId,
+  revisionNumber: row.revisionNumber,
+  adapterType: row.adapterType,
+  adapterConfig: row.adapterConfig,
+  reason: row.reason,
+  rolledBackFromRevisionId: row.rolledBackFromRevisionId,
+  actorType: row.actorType,
+  actorId: row.actorId,
+  createdAt: row.createdAt,
+});
+
+/** Appends the next numbered revision of an agent's configuration. */
+export function appendConfigRevision(
+  tx: Queryable,
+  at: string,
+  actor: Actor | 'system',
+  input: {
+    agentId: string;
+    adapterType: string;
+    adapterConfig: Record<string, unknown>;
+    reason: AgentConfigRevisionRow['reason'];
+    rolledBackFromRevisionId?: string | null;
+  },
+): AgentConfigRevisionRow {
+  const last = tx
+    .select({ n: agentConfigRevisions.revisionNumber })
+    .from(agentConfigRevisions)
+    .where(eq(agentConfigRevisions.agentId, input.agentId))
+    .orderBy(desc(agentConfigRevisions.revisionNumber))
+    .limit(1)
+    .get();
+  const ref = actor === 'system' ? { actorType: 'system' as const, actorId: null } : actorRef(actor);
+  return tx
+    .insert(agentConfigRevisions)
+    .values({
+      id: newId(),
+      agentId: input.agentId,
+      revisionNumber: (last?.n ?? 0) + 1,
+      adapterType: input.adapterType,
+      adapterConfig: input.adapterConfig,
+      reason: input.reason,
+      rolledBackFromRevisionId: input.rolledBackFromRevisionId ?? null,
+      actorType: ref.actorType,
+      actorId: ref.actorId,
+      createdAt: at,
+    })
+    .returning()
+    .get();
+}
+
+export function listConfigRevisions(db: Queryable, agentId: string): ConfigRevision[] {
+  return db
+    .select()
+    .from(agentConfigRevisions)
+    .where(eq(agentConfigRevisions.agentId, agentId))
+    .orderBy(desc(agentConfigRevisions.revisionNumber))
+    .all()
+    .map(toConfigRevision);
+}
+
+export function findConfigRevision(db: Queryable, agentId: string, revisionId: string) {
+  return db
+    .select()
+    .from(agentConfigRevisions)
+    .where(and(eq(agentConfigRevisions.agentId, agentId), eq(agentConfigRevisions.id, revisionId)))
+    .get();
+}

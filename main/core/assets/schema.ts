@@ -1,0 +1,29 @@
+import { sqliteTable, text, integer, index, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { timestamp } from '../db/columns.js';
+import { companies } from '../companies/schema.js';
+
+/**
+ * Stored files (logos now, issue attachments later). The bytes live under
+ * `$SERVICE_HOME/attachments/<storageName>`, a generated name never derived from user input.
+ */
+export const assets = sqliteTable(
+  'assets',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references((): AnySQLiteColumn => companies.id),
+    kind: text('kind', { enum: ['logo', 'attachment'] }).notNull(),
+    contentType: text('content_type').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    sha256: text('sha256').notNull(),
+    originalName: text('original_name').notNull(),
+    storageName: text('storage_name').notNull(),
+    createdByType: text('created_by_type', { enum: ['board', 'agent'] }).notNull(),
+    createdById: text('created_by_id'),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('assets_company_idx').on(t.companyId)],
+);
+
+export type AssetRow = typeof assets.$inferSelect;

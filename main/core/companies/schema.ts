@@ -1,0 +1,20 @@
+import { sqliteTable, text, integer, index, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { timestamp } from '../db/columns.js';
+import { assets } from '../assets/schema.js';
+
+export const companies = sqliteTable(
+  'companies',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    status: text('status', { enum: ['active', 'paused', 'archived'] }).notNull().default('active'),
+    logoAssetId: text('logo_asset_id').references((): AnySQLiteColumn => assets.id),
+    budgetMonthlyCents: integer('budget_monthly_cents').notNull().default(0),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [index('companies_status_idx').on(t.status)],
+);
+
+export type CompanyRow = typeof companies.$inferSelect;

@@ -1,0 +1,174 @@
+import { and, asc, eq, ne } from 'drizzle-orm';
+import { companies, type CompanyRow } from './schema.js';
+import { assets } from '../assets/schema.js';
+import type { Company } from './contract.js';
+import { newId } from '../ids.js';
+import type { Actor } from '../http/actor.js';
+import { assertBoard, assertCompanyAccess } from '../access.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { recordActivity } from '../activity/service.js';
+import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
+
+export const assetContentUrl = (assetId: string): string => `/api/assets/${assetId}/content`;
+
+export function toCompany(row: CompanyRow): Company {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    logoAssetId: row.logoAssetId,
+    logoUrl: row.logoAssetId ? assetContentUrl(row.logoAssetId) : null,
+    budgetMonthlyCents: row.budgetMonthlyCents,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Loads a company the actor may see, or throws the same 404 for missing and foreign ones. */
+export function requireCompany(db: Queryable, actor: Actor, companyId: string): CompanyRow {
+  assertCompanyAccess(actor, companyId);
+  const row = db.select().from(companies).where(eq(companies.id, companyId)).get();
+  if (!row) throw notFound('Company');
+  return row;
+}
+
+export interface CompanyPatch {
+  name?: string | undefined;
+  description?: string | undefined;
+  budgetMonthlyCents?: number | undefined;
+  logoAssetId?: string | null | undefined;
+}
+
+/**
+ * Company lifecycle (spec 3.1, with our decisions for pause):
+ * active --pause--> paused --resume--> active; any --archive--> archived --unarchive--> active.
+ * A paused or archived company runs no heartbeats; archived ones are hidden from default lists.
+ */
+export function createCompaniesService(ctx: CoreContext) {
+  function setStatus(actor: Actor, companyId: string, next: CompanyRow['status'], allowedFrom: CompanyRow['status'][], action: string) {
+    assertBoard(actor, `${action} a company`);
+    return inTransaction(ctx, (tx) => {
+      const row = requireCompany(tx, actor, companyId);
+      if (row.status === next) return toCompany(row);
+      if (!allowedFrom.includes(row.status)) {
+        throw conflict('invalid_status_transition', `A company that is ${row.status} cannot be ${action}d`, {
+          status: row.status,
+        });
+      }
+      const at = isoNow(ctx);
+      const updated = tx
+        .update(companies)
+        .set({ status: next, updatedAt: at })
+        .where(eq(companies.id, companyId))
+        .returning()
+        .get();
+      recordActivity(tx, at, actor, {
+        companyId,
+        action: `company.${action}d`,
+        entityType: 'company',
+        entityId: companyId,
+        summary: `Company "${row.name}" ${action}d`,
+      });
+      return toCompany(updated);
+    });
+  }
+
+  return {
+    list(actor: Actor, includeArchived: boolean): Company[] {
+      const filters = [];
+      if (actor.kind === 'agent') filters.push(eq(companies.id, actor.companyId));
+      if (!includeArchived) filters.push(ne(companies.status, 'archived'));
+      return ctx.db
+        .select()
+        .from(companies)
+        .where(and(...filters))
+        .orderBy(asc(companies.createdAt), asc(companies.id))
+        .all()
+        .map(toCompany);
+    },
+
+    get(actor: Actor, companyId: string): Company {
+      return toCompany(requireCompany(ctx.db, actor, companyId));
+    },
+
+    create(actor: Actor, input: { name: string; description?: string | undefined; budgetMonthlyCents?: number | undefined }): Company {
+      assertBoard(actor, 'create companies');
+      return inTransaction(ctx, (tx) => {
+        const at = isoNow(ctx);
+        const row = tx
+          .insert(companies)
+          .values({
+            id: newId(),
+            name: input.name,
+            description: input.description ?? '',
+            budgetMonthlyCents: input.budgetMonthlyCents ?? 0,
+            status: 'active',
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning()
+          .get();
+        recordActivity(tx, at, actor, {
+          companyId: row.id,
+          action: 'company.created',
+          entityType: 'company',
+          entityId: row.id,
+          summary: `Company "${row.name}" created`,
+        });
+        return toCompany(row);
+      });
+    },
+
+    patch(actor: Actor, companyId: string, patch: CompanyPatch): Company {
+      assertBoard(actor, 'change a company');
+      return inTransaction(ctx, (tx) => {
+        const row = requireCompany(tx, actor, companyId);
+        if (patch.logoAssetId) {
+          const asset = tx.select().from(assets).where(eq(assets.id, patch.logoAssetId)).get();
+          if (!asset || asset.companyId !== companyId || !asset.contentType.startsWith('image/')) {
+            throw badRequest('invalid_logo_asset', 'body.logoAssetId: must be an image asset uploaded to this company', {
+              problems: [{ location: 'body', path: 'body.logoAssetId', message: 'not an image asset of this company' }],
+            });
+          }
+        }
+        const changes: Partial<CompanyRow> = {};
+        if (patch.name !== undefined && patch.name !== row.name) changes.name = patch.name;
+        if (patch.description !== undefined && patch.description !== row.description) changes.description = patch.description;
+        if (patch.budgetMonthlyCents !== undefined && patch.budgetMonthlyCents !== row.budgetMonthlyCents)
+          changes.budgetMonthlyCents = patch.budgetMonthlyCents;
+        if (patch.logoAssetId !== undefined && patch.logoAssetId !== row.logoAssetId) changes.logoAssetId = patch.logoAssetId;
+        const fields = Object.keys(changes);
+        if (fields.length === 0) return toCompany(row);
+        const at = isoNow(ctx);
+        const updated = tx
+          .update(companies)
+          .set({ ...changes, updatedAt: at })
+          .where(eq(companies.id, companyId))
+          .returning()
+          .get();
+        recordActivity(tx, at, actor, {
+          companyId,
+          action: 'company.updated',
+          entityType: 'company',
+          entityId: companyId,
+          summary: `Company "${updated.name}" updated: ${fields.join(', ')}`,
+          details: {
+            fields,
+            ...(changes.budgetMonthlyCents !== undefined
+              ? { budgetMonthlyCents: { from: row.budgetMonthlyCents, to: changes.budgetMonthlyCents } }
+              : {}),
+          },
+        });
+        return toCompany(updated);
+      });
+    },
+
+    archive: (actor: Actor, id: string) => setStatus(actor, id, 'archived', ['active', 'paused'], 'archive'),
+    unarchive: (actor: Actor, id: string) => setStatus(actor, id, 'active', ['archived'], 'unarchive'),
+    pause: (actor: Actor, id: string) => setStatus(actor, id, 'paused', ['active'], 'pause'),
+    resume: (actor: Actor, id: string) => setStatus(actor, id, 'active', ['paused'], 'resume'),
+  };
+}
+
+export type CompaniesService = ReturnType<typeof createCompaniesService>;

@@ -1,0 +1,37 @@
+import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
+import { timestamp } from '../db/columns.js';
+import { companies } from '../companies/schema.js';
+import { agents } from '../agents/schema.js';
+
+/**
+ * Cost events. Money is kept as an integer count of millionths of a cent so sums are exact and
+ * sub-cent model prices survive; the API speaks `costCents` as a decimal number.
+ */
+export const costEvents = sqliteTable(
+  'cost_events',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id),
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    costMicroCents: integer('cost_micro_cents').notNull(),
+    runId: text('run_id'),
+    issueId: text('issue_id'),
+    projectId: text('project_id'),
+    occurredAt: timestamp('occurred_at').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [
+    index('cost_events_company_time_idx').on(t.companyId, t.occurredAt),
+    index('cost_events_agent_time_idx').on(t.agentId, t.occurredAt),
+  ],
+);
+
+export const MICRO_CENTS_PER_CENT = 1_000_000;

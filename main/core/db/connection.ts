@@ -1,0 +1,45 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import * as schema from './schema.js';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface DatabaseHandle {
+  sqlite: Database.Database;
+  db: Db;
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** Path to an Electron-ABI better_sqlite3.node; unset under plain Node (DESIGN.md). */
+  nativeBinding?: string;
+  readonly?: boolean;
+}
+
+/** Opens the database with the pragmas every connection must have. */
+export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
+  const sqlite = new Database(file, {
+    readonly: options.readonly ?? false,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  // WAL: readers never block the writer. synchronous=NORMAL is durable across process crashes
+  // in WAL mode (only an OS crash may lose the last commits), which is the trade the app wants.
+  if (!options.readonly) sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // Agent CLIs, the CLI and the server may touch the file at once; wait instead of SQLITE_BUSY.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
+  return {
+    sqlite,
+    db,
+    close() {
+      if (!sqlite.open) return;
+      if (!options.readonly) {
+        // Fold the WAL back so the file on disk is complete on its own after a clean close.
+        sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      }
+      sqlite.close();
+    },
+  };
+}

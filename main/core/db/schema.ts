@@ -1,0 +1,8 @@
+// Every table of every area, for drizzle-kit and for the typed database handle.
+export * from '../companies/schema.js';
+export * from '../assets/schema.js';
+export * from '../agents/schema.js';
+export * from '../projects/schema.js';
+export * from '../goals/schema.js';
+export * from '../activity/schema.js';
+export * from '../costs/schema.js';

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { RouteRegistrar } from '../http/types.js';
+import { errorResponses } from '../http/types.js';
+import { CompanyIdParams } from '../http/common-contract.js';
+import { CreateGoalBody, Goal, GoalIdParams, PatchGoalBody } from './contract.js';
+
+const tags = ['goals'];
+
+export const goalsRoutes: RouteRegistrar = (app, s) => {
+  app.get('/api/companies/:companyId/goals', {
+    schema: { tags, params: CompanyIdParams, response: { 200: z.array(Goal), ...errorResponses } },
+    handler: (req) => s.goals.list(req.actor, req.params.companyId),
+  });
+  app.post('/api/companies/:companyId/goals', {
+    schema: { tags, params: CompanyIdParams, body: CreateGoalBody, response: { 201: Goal, ...errorResponses } },
+    handler: async (req, reply) => reply.code(201).send(s.goals.create(req.actor, req.params.companyId, req.body)),
+  });
+  app.get('/api/goals/:goalId', {
+    schema: { tags, params: GoalIdParams, response: { 200: Goal, ...errorResponses } },
+    handler: (req) => s.goals.get(req.actor, req.params.goalId),
+  });
+  app.patch('/api/goals/:goalId', {
+    schema: { tags, params: GoalIdParams, body: PatchGoalBody, response: { 200: Goal, ...errorResponses } },
+    handler: (req) => s.goals.patch(req.actor, req.params.goalId, req.body),
+  });
+};

@@ -1,0 +1,117 @@
+import Fastify from 'fastify';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Services } from '../services.js';
+import type { Logger } from '../logger.js';
+import { VERSION } from '../package-root.js';
+import { ServiceError } from '../errors.js';
+import { sendError, toErrorResponse } from './error-contract.js';
+import { allowedOrigins, isAllowedHost, isAllowedOrigin } from './host-guard.js';
+import { createAuthenticator } from './auth.js';
+import type { ZodApp } from './types.js';
+import { MAX_UPLOAD_BYTES } from '../assets/service.js';
+import { companiesRoutes } from '../companies/routes.js';
+import { agentsRoutes } from '../agents/routes.js';
+import { assetsRoutes } from '../assets/routes.js';
+import { projectsRoutes } from '../projects/routes.js';
+import { goalsRoutes } from '../goals/routes.js';
+import { activityRoutes } from '../activity/routes.js';
+
+/** JSON bodies above this are refused with 413; uploads have their own limit. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface ServerOptions {
+  services: Services;
+  boardToken: string;
+  logger: Logger;
+  /** Filled in once the server listens: the guard needs the real port. */
+  port: () => number;
+  /** Extra browser origins allowed to call the API (for example a renderer dev server). */
+  extraOrigins?: readonly string[];
+}
+
+export async function buildServer(options: ServerOptions): Promise<ZodApp> {
+  const { services, logger } = options;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: JSON_BODY_LIMIT,
+    // Requests in flight finish on close; idle keep-alive sockets are closed at once.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // Only JSON (and multipart on upload routes) is accepted; a text/plain body is refused, not coerced.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('actor', null as never);
+
+  app.setErrorHandler((err, request, reply) => {
+    const { status, body } = toErrorResponse(err, logger, request);
+    return sendError(reply, status, body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, { error: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'route_not_found' }),
+  );
+
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 20 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Headcount API', version: VERSION, description: 'Local API of Headcount. Every route except /api/health needs Authorization: Bearer.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  const authenticator = createAuthenticator(options.boardToken, services.agentKeys);
+  const origins = () => allowedOrigins(options.port(), options.extraOrigins);
+
+  // Order matters: the Host and Origin guards run before authentication, so a rebinding page
+  // learns nothing, not even whether its token was right.
+  app.addHook('onRequest', async (request) => {
+    if (!isAllowedHost(request.headers.host, options.port())) {
+      throw new ServiceError(403, 'host_not_allowed', 'The Host header must be the loopback address and port of this server');
+    }
+    const origin = request.headers.origin;
+    const site = request.headers['sec-fetch-site'];
+    if (!isAllowedOrigin(origin, typeof site === 'string' ? site : undefined, origins())) {
+      throw new ServiceError(403, 'origin_not_allowed', 'Requests from other web origins are refused');
+    }
+    if (request.routeOptions.config?.public) return;
+    request.actor = authenticator.authenticate(request);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const actor = request.actor;
+    if (actor?.kind === 'agent' && actor.keyId && reply.statusCode < 400) services.agentKeys.touch(actor.keyId);
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store');
+    return payload;
+  });
+
+  app.get('/api/health', {
+    config: { public: true },
+    schema: { tags: ['health'], summary: 'Liveness; needs no token', security: [], response: { 200: z.object({ status: z.literal('ok'), version: z.string() }) } },
+    handler: async () => ({ status: 'ok' as const, version: VERSION }),
+  });
+
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, projectsRoutes, goalsRoutes, activityRoutes]) {
+    register(app, services);
+  }
+
+  app.get('/api/openapi.json', {
+    schema: { hide: true },
+    handler: async () => app.swagger(),
+  });
+
+  return app;
+}

@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { openDatabase, type DatabaseHandle } from './db/connection.js';
+import { applyMigrations, type MigrationResult } from './db/migrate.js';
+import { systemClock, type Clock } from './clock.js';
+import { stderrLogger, type Logger } from './logger.js';
+import { homePaths, type CoreContext } from './context.js';
+import { createServices, type Services } from './services.js';
+import { buildServer } from './http/server.js';
+import { resolveBoardToken } from './auth/board-token.js';
+import { createBuiltinRegistry, type AdapterRegistry } from '../../adapters/registry.js';
+import type { MasterKeyProvider } from './secrets/master-key.js';
+import type { ZodApp } from './http/types.js';
+
+export interface CoreOptions {
+  /** Data home (SERVICE_HOME). Created if missing. */
+  home: string;
+  /** TCP port on 127.0.0.1; 0 picks a free one. Default 3100. */
+  port?: number;
+  /** Board token; default SERVICE_BOARD_TOKEN, else the token file in the home. */
+  boardToken?: string;
+  keyProvider?: MasterKeyProvider;
+  clock?: Clock;
+  logger?: Logger;
+  /** Electron-ABI better-sqlite3 binary when running inside Electron. */
+  nativeBinding?: string;
+  adapters?: AdapterRegistry;
+  extraOrigins?: readonly string[];
+}
+
+export interface Core {
+  url: string;
+  port: number;
+  boardToken: string;
+  services: Services;
+  app: ZodApp;
+  database: DatabaseHandle;
+  migration: MigrationResult;
+  keyProvider: MasterKeyProvider | null;
+  /** Stops accepting requests, lets those in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Boots the headless core: database, migrations, services and the loopback HTTP server. */
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const paths = homePaths(options.home);
+  mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? stderrLogger;
+
+  const database = openDatabase(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  let app: ZodApp | undefined;
+  try {
+    const migration = await applyMigrations(database, paths.backups, clock.now());
+    if (migration.backupPath) logger.info('database backed up before migrating', { backup: migration.backupPath });
+
+    const boardToken = options.boardToken ?? resolveBoardToken(paths.home, process.env.SERVICE_BOARD_TOKEN);
+    const ctx: CoreContext = { db: database.db, clock, logger, paths, adapters: options.adapters ?? createBuiltinRegistry() };
+    const services = createServices(ctx);
+
+    let port = options.port ?? 3100;
+    app = await buildServer({
+      services,
+      boardToken,
+      logger,
+      port: () => port,
+      ...(options.extraOrigins ? { extraOrigins: options.extraOrigins } : {}),
+    });
+    await app.listen({ host: '127.0.0.1', port });
+    port = (app.server.address() as AddressInfo).port;
+    const server = app;
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      boardToken,
+      services,
+      app: server,
+      database,
+      migration,
+      keyProvider: options.keyProvider ?? null,
+      close() {
+        closing ??= (async () => {
+          await server.close();
+          database.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await app?.close().catch(() => {});
+    database.close();
+    throw err;
+  }
+}
+
+export type { CoreContext } from './context.js';
+export type { Actor } from './http/actor.js';

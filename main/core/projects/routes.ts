@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { RouteRegistrar } from '../http/types.js';
+import { errorResponses } from '../http/types.js';
+import { CompanyIdParams } from '../http/common-contract.js';
+import { CreateProjectBody, PatchProjectBody, Project, ProjectIdParams } from './contract.js';
+
+const tags = ['projects'];
+
+export const projectsRoutes: RouteRegistrar = (app, s) => {
+  app.get('/api/companies/:companyId/projects', {
+    schema: { tags, params: CompanyIdParams, response: { 200: z.array(Project), ...errorResponses } },
+    handler: (req) => s.projects.list(req.actor, req.params.companyId),
+  });
+  app.post('/api/companies/:companyId/projects', {
+    schema: { tags, params: CompanyIdParams, body: CreateProjectBody, response: { 201: Project, ...errorResponses } },
+    handler: async (req, reply) => reply.code(201).send(s.projects.create(req.actor, req.params.companyId, req.body)),
+  });
+  app.get('/api/projects/:projectId', {
+    schema: { tags, params: ProjectIdParams, response: { 200: Project, ...errorResponses } },
+    handler: (req) => s.projects.get(req.actor, req.params.projectId),
+  });
+  app.patch('/api/projects/:projectId', {
+    schema: { tags, params: ProjectIdParams, body: PatchProjectBody, response: { 200: Project, ...errorResponses } },
+    handler: (req) => s.projects.patch(req.actor, req.params.projectId, req.body),
+  });
+};

@@ -1,0 +1,23 @@
+import { sqliteTable, text, index } from 'drizzle-orm/sqlite-core';
+import { timestamp } from '../db/columns.js';
+import { companies } from '../companies/schema.js';
+
+export const PROJECT_STATUSES = ['planned', 'active', 'completed', 'cancelled'] as const;
+
+export const projects = sqliteTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    status: text('status', { enum: PROJECT_STATUSES }).notNull().default('active'),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [index('projects_company_idx').on(t.companyId)],
+);
+
+export type ProjectRow = typeof projects.$inferSelect;

@@ -1,0 +1,24 @@
+import type { CoreContext } from './context.js';
+import { createActivityService } from './activity/service.js';
+import { createAgentKeysService } from './agents/keys.js';
+import { createAgentsService } from './agents/service.js';
+import { createAssetsService } from './assets/service.js';
+import { createCompaniesService } from './companies/service.js';
+import { createGoalsService } from './goals/service.js';
+import { createProjectsService } from './projects/service.js';
+
+/** Every area service, built once per core from the same context. */
+export function createServices(ctx: CoreContext) {
+  return {
+    ctx,
+    activity: createActivityService(ctx),
+    agents: createAgentsService(ctx),
+    agentKeys: createAgentKeysService(ctx),
+    assets: createAssetsService(ctx),
+    companies: createCompaniesService(ctx),
+    goals: createGoalsService(ctx),
+    projects: createProjectsService(ctx),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
