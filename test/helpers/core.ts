@@ -60,7 +60,7 @@ export async function startCore(options: Partial<CoreOptions> = {}): Promise<Tes
       body = JSON.stringify(o.body);
       headers['content-type'] = 'application/json';
     }
-    const res = await fetch(core.url + urlPath, { method, headers, body: body as BodyInit | undefined });
+    const res = await fetch(core.url + urlPath, { method, headers, body: body as RequestInit["body"] });
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);

@@ -32,9 +32,9 @@ function appliedTimestamps(handle: DatabaseHandle): number[] {
 }
 
 /** Compares the migrations shipped with the build with those recorded in the database. */
-export function schemaStatus(handle: DatabaseHandle): SchemaStatus {
-  const files = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
-  const journal = readJournalTags();
+export function schemaStatus(handle: DatabaseHandle, folder = MIGRATIONS_FOLDER): SchemaStatus {
+  const files = readMigrationFiles({ migrationsFolder: folder });
+  const journal = readJournalTags(folder);
   const applied = appliedTimestamps(handle);
   const lastApplied = applied.length ? Math.max(...applied) : null;
   // drizzle decides what is pending by timestamp: everything newer than the last applied one.
@@ -49,9 +49,9 @@ export function schemaStatus(handle: DatabaseHandle): SchemaStatus {
   };
 }
 
-function readJournalTags(): Map<number, string> {
+function readJournalTags(folder: string): Map<number, string> {
   // drizzle-kit writes this journal next to the SQL files; it maps timestamps to readable tags.
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+  const journal = JSON.parse(readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {
     entries: { when: number; tag: string }[];
   };
   return new Map(journal.entries.map((e) => [e.when, e.tag]));
@@ -68,8 +68,13 @@ export interface MigrationResult {
  * consistent copy is first taken with SQLite's online backup API into `<home>/backups/`, so a
  * failed or unwanted upgrade can be undone by hand.
  */
-export async function applyMigrations(handle: DatabaseHandle, backupDir: string, now: Date): Promise<MigrationResult> {
-  const before = schemaStatus(handle);
+export async function applyMigrations(
+  handle: DatabaseHandle,
+  backupDir: string,
+  now: Date,
+  folder = MIGRATIONS_FOLDER,
+): Promise<MigrationResult> {
+  const before = schemaStatus(handle, folder);
   if (before.newerThanBuild) {
     throw new Error(
       `The database at this home was written by a newer Headcount (schema ${before.current}); this build knows up to ${before.available} migrations. Upgrade Headcount instead of downgrading the data.`,
@@ -82,6 +87,6 @@ export async function applyMigrations(handle: DatabaseHandle, backupDir: string,
     backupPath = path.join(backupDir, `service-${stamp}-before-${before.current ?? 'empty'}.db`);
     await handle.sqlite.backup(backupPath);
   }
-  if (before.pending > 0) migrate(handle.db, { migrationsFolder: MIGRATIONS_FOLDER, migrationsTable: MIGRATIONS_TABLE });
+  if (before.pending > 0) migrate(handle.db, { migrationsFolder: folder, migrationsTable: MIGRATIONS_TABLE });
   return { before, backupPath };
 }
