@@ -21,7 +21,15 @@ export function validateAdapterConfig(
   const parsed = adapter.configSchema.safeParse(config);
   if (!parsed.success) {
     throw validationError(
-      fieldProblems('body', parsed.error.issues.map((i) => ({ ...i, path: ['adapterConfig', ...i.path] }))),
+      fieldProblems(
+        'body',
+        parsed.error.issues.map((i) => ({
+          ...i,
+          path: ['adapterConfig', ...i.path],
+          // A refused record key (e.g. a reserved SERVICE_* env name) carries its reason in nested issues.
+          message: i.code === 'invalid_key' && i.issues.length ? i.issues.map((n) => n.message).join('; ') : i.message,
+        })),
+      ),
     );
   }
   return parsed.data;

@@ -21,7 +21,6 @@ export const assetsRoutes: RouteRegistrar = (app, s) => {
       const row = s.assets.get(req.actor, req.params.assetId);
       return reply
         .header('content-type', row.contentType)
-        .header('content-length', String(row.byteSize))
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', ASSET_CSP)
         .header('content-disposition', `inline; filename="${row.originalName}"`)
