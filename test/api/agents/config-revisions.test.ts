@@ -130,8 +130,7 @@ describe('config revisions', () => {
     expect((await t.api('GET', `/api/agents/${agent.id}`)).body.adapterConfig.command).toBe('v2');
   });
 
-  it('records the agent as the actor when it changes its configuration', async () => {
-    // Agents may not change adapterConfig; a board change is recorded as the board.
+  it('does not let an agent change its own configuration, so no revision is made', async () => {
     const agent = await createAgent(t, company);
     const key = await createAgentKey(t, agent.id);
     await useKeyAndSettle(t, key);
