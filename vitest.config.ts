@@ -8,6 +8,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
+    // In CI a JSON report is kept too, so .ci/run can print a plain "N passed, N failed" line.
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: 'test-results/vitest.json' },
     hookTimeout: 30_000,
   },
 });

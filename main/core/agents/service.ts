@@ -205,11 +205,10 @@ export function createAgentsService(ctx: CoreContext) {
         if (patch.adapterType !== undefined || patch.adapterConfig !== undefined) {
           const type = patch.adapterType ?? row.adapterType;
           const config = validateAdapterConfig(ctx.adapters, type, patch.adapterConfig ?? row.adapterConfig);
-          if (type !== row.adapterType || JSON.stringify(config) !== JSON.stringify(row.adapterConfig)) {
-            changes.adapterType = type;
-            changes.adapterConfig = config;
-            configChanged = true;
-          }
+          // Only what really changed is listed in the activity record's fields.
+          if (type !== row.adapterType) changes.adapterType = type;
+          if (JSON.stringify(config) !== JSON.stringify(row.adapterConfig)) changes.adapterConfig = config;
+          configChanged = changes.adapterType !== undefined || changes.adapterConfig !== undefined;
         }
         const fields = Object.keys(changes);
         if (fields.length === 0) return presentAgent(tx, row, now());

@@ -45,11 +45,20 @@ describe('activity of the agents area', () => {
     expect(byAction('agent.created')[0]?.summary).toContain('Ada');
     expect(byAction('agent.updated').map((a) => a.details).reverse()).toEqual([
       { fields: ['title', 'budgetMonthlyCents'], budgetMonthlyCents: { from: 0, to: 500 } },
-      { fields: ['adapterType', 'adapterConfig'] },
+      // Only the configuration changed, not the type.
+      { fields: ['adapterConfig'] },
     ]);
     expect(byAction('agent_key.created')[0]?.details).toEqual({ keyId: created.id });
     expect(byAction('agent_key.created')[0]?.summary).toContain(created.prefix);
     expect(byAction('agent_key.revoked')[0]?.details).toEqual({ keyId: created.id });
+  });
+
+  it('lists both adapterType and adapterConfig when the type changes', async () => {
+    const agent = await createAgent(t, company);
+    await t.api('PATCH', `/api/agents/${agent.id}`, { body: { adapterType: 'http', adapterConfig: { url: 'https://example.com' } } });
+    const updated = (await allActivity(t, company)).find((a) => a.action === 'agent.updated');
+    expect(updated?.details).toEqual({ fields: ['adapterType', 'adapterConfig'] });
+    expect(updated?.summary).toContain('adapterType, adapterConfig');
   });
 
   it('records a draft as drafted, not created', async () => {

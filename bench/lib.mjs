@@ -1,0 +1,79 @@
+// Shared helpers of the benchmarks: run the built server as a child process, describe the machine.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = path.join(ROOT, 'dist', 'main', 'cli', 'index.js');
+
+export function requireBuild() {
+  if (!existsSync(CLI)) {
+    console.error(`${CLI} is missing: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+}
+
+export const tempHome = (prefix = 'headcount-bench-') => mkdtempSync(path.join(os.tmpdir(), prefix));
+
+/**
+ * Spawns `serve --port 0` on `home` and resolves once the listening line is printed.
+ * `startupMs` is measured from just before spawn() to the line.
+ */
+export function startServer(home, env = {}) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, SERVICE_HOME: home, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
+      if (m) resolve({ child, url: m[1], startupMs: performance.now() - started, exited });
+    });
+    exited.then(({ code, signal }) => reject(new Error(`serve exited (${code ?? signal}) before listening:\n${err}`)));
+  });
+}
+
+/** SIGTERM and wait for the exit (graceful: the database is checkpointed). */
+export async function stopServer(server) {
+  server.child.kill('SIGTERM');
+  const { code } = await server.exited;
+  if (code !== 0) throw new Error(`serve exited with ${code}`);
+}
+
+function run(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+export function machine() {
+  return {
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    nproc: Number(run('nproc', []) ?? os.availableParallelism()),
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    freeG: run('free', ['-g'])?.split('\n')[1]?.replace(/\s+/g, ' ') ?? null,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+export const today = () => new Date().toISOString().slice(0, 10);
+
+export function writeResult(name, data) {
+  const dir = path.join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${today()}-${name}.json`);
+  writeFileSync(file, JSON.stringify(data, null, 2) + '\n');
+  return file;
+}
