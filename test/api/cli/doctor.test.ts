@@ -226,6 +226,11 @@ describe('headcount serve', () => {
     expect(denied.status).toBe(401);
     expect(JSON.parse(denied.text)).toMatchObject({ error: expect.any(String), code: expect.stringMatching(/^[a-z_]+$/) });
 
+    // doctor is safe beside a running server (a WAL reader).
+    const live = doctorJson(home);
+    expect(live.status, live.stderr).toBe(0);
+    expect(live.report.database).toMatchObject({ exists: true, integrity: 'ok' });
+
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
     // One line for the whole life of the process: logs and shutdown messages go to stderr.
