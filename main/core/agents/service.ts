@@ -12,6 +12,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
+import { changedFields } from '../patch.js';
 
 /** Loads an agent the actor may see; a foreign agent is "not found" like a missing one. */
 export function requireAgent(db: Queryable, actor: Actor, agentId: string): AgentRow {
@@ -194,9 +195,10 @@ export function createAgentsService(ctx: CoreContext) {
           assertUrlKeyFree(tx, row.companyId, patch.urlKey, agentId);
           changes.urlKey = patch.urlKey;
         }
-        for (const k of ['role', 'title', 'capabilities', 'budgetMonthlyCents'] as const) {
-          if (patch[k] !== undefined && patch[k] !== row[k]) (changes as Record<string, unknown>)[k] = patch[k];
-        }
+        Object.assign(
+          changes,
+          changedFields(row, { role: patch.role, title: patch.title, capabilities: patch.capabilities, budgetMonthlyCents: patch.budgetMonthlyCents }),
+        );
         if (patch.reportsTo !== undefined && patch.reportsTo !== row.reportsTo) {
           if (patch.reportsTo) assertValidManager(tx, row.companyId, agentId, patch.reportsTo);
           changes.reportsTo = patch.reportsTo;

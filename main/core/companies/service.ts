@@ -8,6 +8,7 @@ import { assertBoard, assertCompanyAccess } from '../access.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
+import { changedFields } from '../patch.js';
 
 export const assetContentUrl = (assetId: string): string => `/api/assets/${assetId}/content`;
 
@@ -132,12 +133,7 @@ export function createCompaniesService(ctx: CoreContext) {
             });
           }
         }
-        const changes: Partial<CompanyRow> = {};
-        if (patch.name !== undefined && patch.name !== row.name) changes.name = patch.name;
-        if (patch.description !== undefined && patch.description !== row.description) changes.description = patch.description;
-        if (patch.budgetMonthlyCents !== undefined && patch.budgetMonthlyCents !== row.budgetMonthlyCents)
-          changes.budgetMonthlyCents = patch.budgetMonthlyCents;
-        if (patch.logoAssetId !== undefined && patch.logoAssetId !== row.logoAssetId) changes.logoAssetId = patch.logoAssetId;
+        const changes = changedFields(row, patch);
         const fields = Object.keys(changes);
         if (fields.length === 0) return toCompany(row);
         const at = isoNow(ctx);
