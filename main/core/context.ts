@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Db } from './db/connection.js';
 import type { Logger } from './logger.js';
 import type { AdapterRegistry } from '../../adapters/registry.js';
+import type { EventBus } from './events/bus.js';
 
 /** A transaction handle, usable wherever the database handle is. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -33,11 +34,39 @@ export interface CoreContext {
   logger: Logger;
   paths: HomePaths;
   adapters: AdapterRegistry;
+  events: EventBus;
+}
+
+interface PendingEvent {
+  companyId: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** Events raised inside a transaction, published only once it commits. */
+const pendingEvents = new WeakMap<object, PendingEvent[]>();
+
+/** Queues an event on the open transaction `tx`; it reaches the stream only if `tx` commits. */
+export function emitOnCommit(tx: Queryable, event: PendingEvent): void {
+  const queue = pendingEvents.get(tx);
+  if (!queue) throw new Error('emitOnCommit must be called inside inTransaction');
+  queue.push(event);
 }
 
 /** Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so no upgrade deadlocks. */
-export function inTransaction<T>(ctx: Pick<CoreContext, 'db'>, fn: (tx: Tx) => T): T {
-  return ctx.db.transaction(fn, { behavior: 'immediate' });
+export function inTransaction<T>(ctx: Pick<CoreContext, 'db' | 'events' | 'clock'>, fn: (tx: Tx) => T): T {
+  let queue: PendingEvent[] = [];
+  const result = ctx.db.transaction(
+    (tx) => {
+      queue = [];
+      pendingEvents.set(tx, queue);
+      return fn(tx);
+    },
+    { behavior: 'immediate' },
+  );
+  const at = ctx.clock.now().toISOString();
+  for (const e of queue) ctx.events.publish(e.companyId, e.type, e.data, at);
+  return result;
 }
 
 export const isoNow = (ctx: Pick<CoreContext, 'clock'>): string => ctx.clock.now().toISOString();

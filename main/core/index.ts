@@ -11,6 +11,8 @@ import { resolveBoardToken } from './auth/board-token.js';
 import { createBuiltinRegistry, type AdapterRegistry } from '../../adapters/registry.js';
 import type { MasterKeyProvider } from './secrets/master-key.js';
 import type { ZodApp } from './http/types.js';
+import { EventBus } from './events/bus.js';
+import { trackConnections } from './http/connections.js';
 
 export interface CoreOptions {
   /** Data home (SERVICE_HOME). Created if missing. */
@@ -26,6 +28,8 @@ export interface CoreOptions {
   nativeBinding?: string;
   adapters?: AdapterRegistry;
   extraOrigins?: readonly string[];
+  /** How long close() lets requests in flight finish before cutting connections. Default 10 s. */
+  closeGraceMs?: number;
 }
 
 export interface Core {
@@ -55,7 +59,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (migration.backupPath) logger.info('database backed up before migrating', { backup: migration.backupPath });
 
     const boardToken = options.boardToken ?? resolveBoardToken(paths.home, process.env.SERVICE_BOARD_TOKEN);
-    const ctx: CoreContext = { db: database.db, clock, logger, paths, adapters: options.adapters ?? createBuiltinRegistry() };
+    const ctx: CoreContext = {
+      db: database.db,
+      clock,
+      logger,
+      paths,
+      adapters: options.adapters ?? createBuiltinRegistry(),
+      events: new EventBus(),
+    };
     const services = createServices(ctx);
 
     let port = options.port ?? 3100;
@@ -66,6 +77,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       port: () => port,
       ...(options.extraOrigins ? { extraOrigins: options.extraOrigins } : {}),
     });
+    const connections = trackConnections(app.server);
     await app.listen({ host: '127.0.0.1', port });
     port = (app.server.address() as AddressInfo).port;
     const server = app;
@@ -82,7 +94,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       keyProvider: options.keyProvider ?? null,
       close() {
         closing ??= (async () => {
-          await server.close();
+          const closed = server.close();
+          connections.closeIdle();
+          // Requests in flight get a grace period to finish; then every socket is cut.
+          const force = setTimeout(() => connections.closeAll(), options.closeGraceMs ?? 10_000);
+          force.unref();
+          await closed;
+          clearTimeout(force);
           database.close();
         })();
         return closing;

@@ -3,7 +3,7 @@ import { activity, type ActivityRow } from './schema.js';
 import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
 import { actorRef } from '../http/actor.js';
-import type { CoreContext, Queryable } from '../context.js';
+import { emitOnCommit, type CoreContext, type Queryable } from '../context.js';
 import { assertCompanyAccess } from '../access.js';
 
 export interface ActivityEntry {
@@ -16,12 +16,23 @@ export interface ActivityEntry {
   details?: Record<string, unknown>;
 }
 
-/** Writes one activity record inside the caller's transaction, so it lands with the change. */
+/**
+ * Writes one activity record inside the caller's transaction, so it lands with the change, and
+ * queues the matching event (type = action) for the company stream once the transaction commits.
+ */
 export function recordActivity(tx: Queryable, at: string, actor: Actor | 'system', entry: ActivityEntry): void {
   const ref = actor === 'system' ? { actorType: 'system' as const, actorId: null } : actorRef(actor);
+  const id = newId();
+  if (entry.companyId) {
+    emitOnCommit(tx, {
+      companyId: entry.companyId,
+      type: entry.action,
+      data: { activityId: id, entityType: entry.entityType, entityId: entry.entityId, summary: entry.summary, ...ref },
+    });
+  }
   tx.insert(activity)
     .values({
-      id: newId(),
+      id,
       companyId: entry.companyId,
       actorType: ref.actorType,
       actorId: ref.actorId,

@@ -18,6 +18,7 @@ import { assetsRoutes } from '../assets/routes.js';
 import { projectsRoutes } from '../projects/routes.js';
 import { goalsRoutes } from '../goals/routes.js';
 import { activityRoutes } from '../activity/routes.js';
+import { eventsRoutes } from '../events/routes.js';
 
 /** JSON bodies above this are refused with 413; uploads have their own limit. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -104,7 +105,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     handler: async () => ({ status: 'ok' as const, version: VERSION }),
   });
 
-  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, projectsRoutes, goalsRoutes, activityRoutes]) {
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, projectsRoutes, goalsRoutes, activityRoutes, eventsRoutes]) {
     register(app, services);
   }
 

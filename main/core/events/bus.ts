@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+
+/** One event on a company's stream. `id` is `<bootId>.<seq>`, the SSE id used by Last-Event-ID. */
+export interface CompanyEvent {
+  id: string;
+  companyId: string;
+  type: string;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+const seqOf = (e: CompanyEvent): number => Number(e.id.slice(e.id.indexOf('.') + 1));
+
+export type EventListener = (event: CompanyEvent) => void;
+
+export interface ReplayResult {
+  /** Events after the given id, oldest first. */
+  events: CompanyEvent[];
+  /**
+   * The id could not be honoured (another server boot, or older than the buffer): the client must
+   * refetch its state before following live events.
+   */
+  reset: boolean;
+}
+
+/**
+ * In-process pub/sub for the company event streams. A bounded ring buffer per company lets a
+ * client that reconnects with Last-Event-ID replay what it missed; memory stays bounded however
+ * many events flow.
+ */
+export class EventBus {
+  readonly bootId = randomBytes(4).toString('hex');
+  private seq = 0;
+  private readonly buffers = new Map<string, CompanyEvent[]>();
+  /** Per company, the seq of the newest event dropped from its buffer. */
+  private readonly evictedUpTo = new Map<string, number>();
+  private readonly listeners = new Map<string, Set<EventListener>>();
+
+  constructor(private readonly bufferSize = 1000) {}
+
+  publish(companyId: string, type: string, data: Record<string, unknown>, at = new Date().toISOString()): CompanyEvent {
+    const event: CompanyEvent = { id: `${this.bootId}.${++this.seq}`, companyId, type, data, at };
+    let buffer = this.buffers.get(companyId);
+    if (!buffer) this.buffers.set(companyId, (buffer = []));
+    buffer.push(event);
+    if (buffer.length > this.bufferSize) {
+      const dropped = buffer.splice(0, buffer.length - this.bufferSize);
+      this.evictedUpTo.set(companyId, seqOf(dropped[dropped.length - 1]!));
+    }
+    for (const listener of this.listeners.get(companyId) ?? []) listener(event);
+    return event;
+  }
+
+  /** Events after `lastEventId` still in the buffer. */
+  replay(companyId: string, lastEventId: string | undefined): ReplayResult {
+    if (!lastEventId) return { events: [], reset: false };
+    const [boot, seqText] = lastEventId.split('.');
+    const lastSeq = Number(seqText);
+    if (boot !== this.bootId || !Number.isInteger(lastSeq)) return { events: [], reset: true };
+    const buffer = this.buffers.get(companyId) ?? [];
+    // Seqs are global, so gaps between one company's events are normal; only eviction loses events.
+    const reset = lastSeq < (this.evictedUpTo.get(companyId) ?? 0) || lastSeq > this.seq;
+    return { events: buffer.filter((e) => seqOf(e) > lastSeq), reset };
+  }
+
+  subscribe(companyId: string, listener: EventListener): () => void {
+    let set = this.listeners.get(companyId);
+    if (!set) this.listeners.set(companyId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(companyId);
+    };
+  }
+
+  listenerCount(companyId: string): number {
+    return this.listeners.get(companyId)?.size ?? 0;
+  }
+}

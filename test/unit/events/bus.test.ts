@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { EventBus } from '../../../main/core/events/bus.js';
+
+describe('event bus', () => {
+  it('delivers to subscribers of the company only', () => {
+    const bus = new EventBus();
+    const got: string[] = [];
+    const off = bus.subscribe('a', (e) => got.push(e.type));
+    bus.publish('a', 'one', {});
+    bus.publish('b', 'two', {});
+    off();
+    bus.publish('a', 'three', {});
+    expect(got).toEqual(['one']);
+    expect(bus.listenerCount('a')).toBe(0);
+  });
+
+  it('replays after an id, across other companies interleaving', () => {
+    const bus = new EventBus();
+    const first = bus.publish('a', 'a1', {});
+    bus.publish('b', 'b1', {});
+    bus.publish('a', 'a2', {});
+    const r = bus.replay('a', first.id);
+    expect(r.reset).toBe(false);
+    expect(r.events.map((e) => e.type)).toEqual(['a2']);
+  });
+
+  it('asks for a reset when the id is from another boot or fell out of the buffer', () => {
+    const bus = new EventBus(3);
+    const first = bus.publish('a', 'e1', {});
+    for (let i = 2; i <= 5; i++) bus.publish('a', `e${i}`, {});
+    expect(bus.replay('a', first.id).reset).toBe(true);
+    expect(bus.replay('a', 'deadbeef.1').reset).toBe(true);
+    expect(bus.replay('a', 'garbage').reset).toBe(true);
+    const last = bus.replay('a', `${bus.bootId}.5`);
+    expect(last).toEqual({ events: [], reset: false });
+  });
+
+  it('keeps memory bounded', () => {
+    const bus = new EventBus(10);
+    for (let i = 0; i < 1000; i++) bus.publish('a', 'x', { i });
+    expect(bus.replay('a', `${bus.bootId}.0`).events).toHaveLength(10);
+  });
+});
