@@ -22,8 +22,12 @@ export const assets = sqliteTable(
     createdByType: text('created_by_type', { enum: ['board', 'agent'] }).notNull(),
     createdById: text('created_by_id'),
     createdAt: timestamp('created_at').notNull(),
+    /** Set for issue attachments. */
+    issueId: text('issue_id'),
+    /** Attachments are deleted softly: the row stays for the activity log, the bytes go. */
+    deletedAt: timestamp('deleted_at'),
   },
-  (t) => [index('assets_company_idx').on(t.companyId)],
+  (t) => [index('assets_company_idx').on(t.companyId), index('assets_issue_idx').on(t.issueId)],
 );
 
 export type AssetRow = typeof assets.$inferSelect;

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { timestamp } from '../db/columns.js';
 import { assets } from '../assets/schema.js';
 
@@ -11,10 +11,14 @@ export const companies = sqliteTable(
     status: text('status', { enum: ['active', 'paused', 'archived'] }).notNull().default('active'),
     logoAssetId: text('logo_asset_id').references((): AnySQLiteColumn => assets.id),
     budgetMonthlyCents: integer('budget_monthly_cents').notNull().default(0),
+    /** Prefix of readable issue identifiers (`ACME-42`), unique across the instance. */
+    issuePrefix: text('issue_prefix').notNull().default(''),
+    /** Last issue number handed out in this company. */
+    issueCounter: integer('issue_counter').notNull().default(0),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },
-  (t) => [index('companies_status_idx').on(t.status)],
+  (t) => [index('companies_status_idx').on(t.status), uniqueIndex('companies_issue_prefix_uq').on(t.issuePrefix)],
 );
 
 export type CompanyRow = typeof companies.$inferSelect;

@@ -6,3 +6,4 @@ export * from '../projects/schema.js';
 export * from '../goals/schema.js';
 export * from '../activity/schema.js';
 export * from '../costs/schema.js';
+export * from '../issues/schema.js';
