@@ -47,7 +47,7 @@ export const issues = sqliteTable(
   (t) => [
     uniqueIndex('issues_identifier_uq').on(t.identifier),
     uniqueIndex('issues_company_number_uq').on(t.companyId, t.number),
-    index('issues_company_sort_idx').on(t.companyId, t.priorityRank, t.lastActivityAt.desc(), t.id),
+    index('issues_company_sort_idx').on(t.companyId, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
     index('issues_company_status_idx').on(t.companyId, t.status),
     index('issues_assignee_idx').on(t.assigneeAgentId, t.status),
     index('issues_parent_idx').on(t.parentId),
