@@ -12,6 +12,7 @@ export const Company = z
     logoAssetId: Id.nullable(),
     logoUrl: z.string().nullable().describe('Content path of the logo asset (bearer auth)'),
     budgetMonthlyCents: Cents.describe('0 means no limit'),
+    issuePrefix: z.string().describe('Prefix of readable issue identifiers, e.g. ACME in ACME-42'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

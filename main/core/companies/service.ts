@@ -9,6 +9,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { changedFields } from '../patch.js';
+import { uniqueIssuePrefix } from './issue-prefix.js';
 
 export const assetContentUrl = (assetId: string): string => `/api/assets/${assetId}/content`;
 
@@ -20,6 +21,7 @@ export function toCompany(row: CompanyRow): Company {
     status: row.status,
     logoAssetId: row.logoAssetId,
     logoUrl: row.logoAssetId ? assetContentUrl(row.logoAssetId) : null,
+    issuePrefix: row.issuePrefix,
     budgetMonthlyCents: row.budgetMonthlyCents,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -104,6 +106,7 @@ export function createCompaniesService(ctx: CoreContext) {
             name: input.name,
             description: input.description ?? '',
             budgetMonthlyCents: input.budgetMonthlyCents ?? 0,
+            issuePrefix: uniqueIssuePrefix(tx, input.name),
             status: 'active',
             createdAt: at,
             updatedAt: at,
