@@ -19,6 +19,7 @@ const TOKEN = 'hcb_bench-board-token';
 const AGENTS = 50;
 
 requireBuild();
+const info = machine(); // before any load of our own
 const home = tempHome();
 const server = await startServer(home, { SERVICE_BOARD_TOKEN: TOKEN });
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -60,8 +61,12 @@ for (const c of cases) {
     connections,
     duration,
     warmup: { connections, duration: warmup },
-    headers,
-    requests: [{ method: c.method, path: c.path, ...(c.setupRequest ? { setupRequest: c.setupRequest } : {}) }],
+    headers: { authorization: `Bearer ${TOKEN}` },
+    requests: [
+      c.method === 'POST'
+        ? { method: c.method, path: c.path, headers: { 'content-type': 'application/json' }, setupRequest: c.setupRequest }
+        : { method: c.method, path: c.path },
+    ],
   });
   results.push({
     name: c.name,
@@ -76,7 +81,6 @@ for (const c of cases) {
 await stopServer(server);
 rmSync(home, { recursive: true, force: true });
 
-const info = machine();
 const file = writeResult('api', {
   date: new Date().toISOString(),
   command: 'npm run build && node bench/api.mjs',

@@ -44,6 +44,11 @@ export function startServer(home, env = {}) {
 
 /** SIGTERM and wait for the exit (graceful: the database is checkpointed). */
 export async function stopServer(server) {
+  // serve.ts prints its listening line before it installs its SIGTERM handler, so a signal sent
+  // right after the line can hit the default action (reported). One answered request proves the
+  // handlers are in place.
+  const health = await fetch(`${server.url}/api/health`);
+  await health.arrayBuffer();
   server.child.kill('SIGTERM');
   const { code } = await server.exited;
   if (code !== 0) throw new Error(`serve exited with ${code}`);
@@ -65,6 +70,8 @@ export function machine() {
     freeG: run('free', ['-g'])?.split('\n')[1]?.replace(/\s+/g, ' ') ?? null,
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    // Other work on the machine skews the figures; recorded so a reader can tell.
+    loadAverage1m5m15m: os.loadavg().map((n) => Math.round(n * 100) / 100),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Db } from './db/connection.js';
 import type { Logger } from './logger.js';
 import type { AdapterRegistry } from '../../adapters/registry.js';
 import type { EventBus } from './events/bus.js';
+import type { RunLookup } from './heartbeat/run-lookup.js';
 
 /** A transaction handle, usable wherever the database handle is. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -35,6 +36,7 @@ export interface CoreContext {
   paths: HomePaths;
   adapters: AdapterRegistry;
   events: EventBus;
+  runs: RunLookup;
 }
 
 interface PendingEvent {

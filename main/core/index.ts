@@ -13,6 +13,7 @@ import type { MasterKeyProvider } from './secrets/master-key.js';
 import type { ZodApp } from './http/types.js';
 import { EventBus } from './events/bus.js';
 import { trackConnections } from './http/connections.js';
+import { noActiveRuns, type RunLookup } from './heartbeat/run-lookup.js';
 
 export interface CoreOptions {
   /** Data home (SERVICE_HOME). Created if missing. */
@@ -28,6 +29,8 @@ export interface CoreOptions {
   nativeBinding?: string;
   adapters?: AdapterRegistry;
   extraOrigins?: readonly string[];
+  /** Which heartbeat runs are active; supplied by the heartbeat engine. */
+  runs?: RunLookup;
   /** How long close() lets requests in flight finish before cutting connections. Default 10 s. */
   closeGraceMs?: number;
 }
@@ -66,6 +69,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       paths,
       adapters: options.adapters ?? createBuiltinRegistry(),
       events: new EventBus(),
+      runs: options.runs ?? noActiveRuns,
     };
     const services = createServices(ctx);
 

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { agents, type AgentRow } from './schema.js';
 import type { OrgNode } from './contract.js';
 import type { Queryable } from '../context.js';
@@ -28,7 +28,7 @@ export function companyOrg(db: Queryable, companyId: string, includeTerminated: 
     .select()
     .from(agents)
     .where(eq(agents.companyId, companyId))
-    .orderBy(asc(agents.createdAt), asc(agents.id))
+    .orderBy(asc(agents.createdAt), sql`rowid`)
     .all();
   return buildOrgTree(includeTerminated ? rows : rows.filter((r) => r.status !== 'terminated'));
 }

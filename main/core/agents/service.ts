@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { canonicalJson } from '../canonical-json.js';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { agents, agentApiKeys, type AgentRow, type AgentStatus } from './schema.js';
 import type { Agent, ConfigRevision, CreateAgentInput, PatchAgentInput } from './contract.js';
 import { presentAgent, presentCompanyAgents } from './present.js';
@@ -157,7 +158,7 @@ export function createAgentsService(ctx: CoreContext) {
         .select()
         .from(agents)
         .where(eq(agents.companyId, companyId))
-        .orderBy(asc(agents.createdAt), asc(agents.id))
+        .orderBy(asc(agents.createdAt), sql`rowid`)
         .all();
       return presentCompanyAgents(ctx.db, rows, companyId, now());
     },
@@ -209,7 +210,7 @@ export function createAgentsService(ctx: CoreContext) {
           const config = validateAdapterConfig(ctx.adapters, type, patch.adapterConfig ?? row.adapterConfig);
           // Only what really changed is listed in the activity record's fields.
           if (type !== row.adapterType) changes.adapterType = type;
-          if (JSON.stringify(config) !== JSON.stringify(row.adapterConfig)) changes.adapterConfig = config;
+          if (canonicalJson(config) !== canonicalJson(row.adapterConfig)) changes.adapterConfig = config;
           configChanged = changes.adapterType !== undefined || changes.adapterConfig !== undefined;
         }
         const fields = Object.keys(changes);

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { assets, type AssetRow } from './schema.js';
 import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
 import { actorRef } from '../http/actor.js';
 import { assertRecordAccess } from '../access.js';
 import { notFound } from '../errors.js';
-import { recordActivity } from '../activity/service.js';
+import { recordActivity, type ActivityEntry } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
 
 /** Uploads (logos and attachments) are limited to 10 MiB each; documented in the README. */
@@ -20,25 +20,51 @@ export interface NewAsset {
   contentType: string;
   originalName: string;
   bytes: Buffer;
+  issueId?: string | null;
 }
 
-/** Keeps only characters that are safe in a Content-Disposition filename. */
+export interface StoreHooks {
+  /** The activity record written with the row; logos default to `asset.uploaded`. */
+  activity?: (row: AssetRow) => ActivityEntry;
+  /** More writes in the same transaction (touching the issue, linking the logo). */
+  afterInsert?: (tx: Tx, row: AssetRow, at: string) => void;
+}
+
+const MAX_NAME_CHARS = 200;
+
+/**
+ * The client's file name reduced to metadata we can show and put in a Content-Disposition header:
+ * no directories, no control, quote, slash or bidi characters. Letters of any script stay (the
+ * header encodes them per RFC 5987), so a name is still recognisable to the founder.
+ */
 export function safeFileName(name: string): string {
-  const base = path.basename(name.replace(/\\/g, '/'));
-  const cleaned = base.replace(/[^A-Za-z0-9._ -]/g, '_').slice(0, 200).trim();
-  return cleaned || 'file';
+  const base = path.posix.basename(name.normalize('NFC').replace(/\\/g, '/'));
+  const cleaned = Array.from(base.replace(/[^\p{L}\p{M}\p{N}._ ()-]/gu, '_'))
+    .slice(0, MAX_NAME_CHARS)
+    .join('')
+    .trim();
+  return /^[. ]*$/.test(cleaned) ? 'file' : cleaned;
 }
 
 export function createAssetsService(ctx: CoreContext) {
   mkdirSync(ctx.paths.attachments, { recursive: true, mode: 0o700 });
+  // Storage names are generated UUIDs; nothing the client sends ever reaches a path.
   const fileOf = (row: Pick<AssetRow, 'storageName'>) => path.join(ctx.paths.attachments, row.storageName);
+
+  const defaultActivity = (row: AssetRow): ActivityEntry => ({
+    companyId: row.companyId,
+    action: 'asset.uploaded',
+    entityType: 'asset',
+    entityId: row.id,
+    summary: `Uploaded ${row.kind} "${row.originalName}" (${row.contentType}, ${row.byteSize} bytes)`,
+  });
 
   return {
     /**
-     * Writes the bytes under a generated name, then records the row (and activity) in `tx` via
-     * `afterInsert`. If the transaction fails the file is removed again, so nothing is half-written.
+     * Writes the bytes under a generated name, then records the row and its activity in one
+     * transaction. If the transaction fails the file is removed again, so nothing is half-written.
      */
-    store(actor: Actor, input: NewAsset, afterInsert?: (tx: Tx, row: AssetRow) => void): AssetRow {
+    store(actor: Actor, input: NewAsset, hooks: StoreHooks = {}): AssetRow {
       const id = newId();
       const storageName = id;
       const target = fileOf({ storageName });
@@ -63,17 +89,12 @@ export function createAssetsService(ctx: CoreContext) {
               createdByType: ref.actorType,
               createdById: ref.actorId,
               createdAt: at,
+              issueId: input.issueId ?? null,
             })
             .returning()
             .get();
-          recordActivity(tx, at, actor, {
-            companyId: input.companyId,
-            action: 'asset.uploaded',
-            entityType: 'asset',
-            entityId: id,
-            summary: `Uploaded ${input.kind} "${row.originalName}" (${input.contentType}, ${input.bytes.length} bytes)`,
-          });
-          afterInsert?.(tx, row);
+          recordActivity(tx, at, actor, (hooks.activity ?? defaultActivity)(row));
+          hooks.afterInsert?.(tx, row, at);
           return row;
         });
       } catch (err) {
@@ -82,11 +103,42 @@ export function createAssetsService(ctx: CoreContext) {
       }
     },
 
-    get(actor: Actor, assetId: string): AssetRow {
-      const row = ctx.db.select().from(assets).where(eq(assets.id, assetId)).get();
-      if (!row) throw notFound('Asset');
-      assertRecordAccess(actor, row.companyId, 'Asset');
+    /** A live (not deleted) asset of that kind the actor may see; anything else is the same 404. */
+    get(actor: Actor, assetId: string, kind: AssetRow['kind'], entity = 'Asset'): AssetRow {
+      const row = ctx.db
+        .select()
+        .from(assets)
+        .where(and(eq(assets.id, assetId), eq(assets.kind, kind), isNull(assets.deletedAt)))
+        .get();
+      if (!row) throw notFound(entity);
+      assertRecordAccess(actor, row.companyId, entity);
       return row;
+    },
+
+    /**
+     * Soft-deletes the row (it stays for the activity log) with `during` in the same transaction,
+     * then removes the bytes. The file goes only after the commit, so a failed delete loses nothing;
+     * a crash in between leaves an orphan file, never a live row without bytes.
+     */
+    remove(row: AssetRow, during: (tx: Tx, at: string) => void, entity = 'Asset'): void {
+      inTransaction(ctx, (tx) => {
+        const at = isoNow(ctx);
+        const gone = tx
+          .update(assets)
+          .set({ deletedAt: at })
+          .where(and(eq(assets.id, row.id), isNull(assets.deletedAt)))
+          .run();
+        // A concurrent delete won the race: answer as if it had already happened.
+        if (gone.changes === 0) throw notFound(entity);
+        during(tx, at);
+      });
+      try {
+        unlinkSync(fileOf(row));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+          ctx.logger.error('could not remove a deleted asset file', { assetId: row.id, message: (err as Error).message });
+        }
+      }
     },
 
     open(row: AssetRow): ReadStream {

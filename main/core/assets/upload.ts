@@ -7,6 +7,49 @@ import { assertBoard } from '../access.js';
 import { badRequest, ServiceError } from '../errors.js';
 import { requireCompany } from '../companies/service.js';
 
+export interface ReceivedFile {
+  bytes: Buffer;
+  /** As the client sent it; sanitised only when stored (safeFileName). */
+  fileName: string;
+  /** The part's declared Content-Type, unverified. */
+  declaredType: string;
+}
+
+export interface ReceiveOptions {
+  /** What the error messages call the upload ("the logo", "the attachment"). */
+  what: string;
+  /** When set, the one file part must have this field name; logos accept any name. */
+  fieldName?: string;
+}
+
+/**
+ * Reads the single file part of a multipart request into memory (at most MAX_UPLOAD_BYTES, so a
+ * buffer is fine and lets the type be checked against the bytes before anything is written).
+ * A second file part fails with 400 `too_many_files` (multipart `files: 1` limit).
+ */
+export async function receiveFile(req: FastifyRequest, options: ReceiveOptions): Promise<ReceivedFile> {
+  const expected = options.fieldName ? `one file part named "${options.fieldName}"` : 'one file part';
+  if (!req.isMultipart()) throw badRequest('unsupported_media_type', `Send ${options.what} as multipart/form-data with ${expected}`);
+  let received: ReceivedFile | null = null;
+  for await (const part of req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } })) {
+    if (part.type !== 'file') continue;
+    // Read even a misnamed part to the end, so the size limit applies and the body is drained.
+    const bytes = await part.toBuffer();
+    if (part.file.truncated) throw new ServiceError(413, 'payload_too_large', `The file is larger than ${MAX_UPLOAD_BYTES} bytes`);
+    if (options.fieldName && part.fieldname !== options.fieldName) {
+      throw badRequest('missing_file', `The multipart body must carry ${expected}; got a file part named "${part.fieldname}"`, {
+        expectedField: options.fieldName,
+      });
+    }
+    received = { bytes, fileName: part.filename, declaredType: part.mimetype };
+  }
+  if (!received) {
+    throw badRequest('missing_file', `The multipart body has no file part; send ${expected}`, options.fieldName ? { expectedField: options.fieldName } : undefined);
+  }
+  if (received.bytes.length === 0) throw badRequest('empty_file', 'The file is empty');
+  return received;
+}
+
 /**
  * Receives one image file from a multipart request and stores it as a logo asset of the company.
  * The declared content type must be allowed and must match the bytes.
@@ -14,17 +57,12 @@ import { requireCompany } from '../companies/service.js';
 export async function receiveLogo(req: FastifyRequest, s: Services, companyId: string): Promise<AssetRow> {
   assertBoard(req.actor, 'upload a company logo');
   requireCompany(s.ctx.db, req.actor, companyId);
-  if (!req.isMultipart()) throw badRequest('unsupported_media_type', 'Send the logo as multipart/form-data with one file part');
-  const part = await req.file({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
-  if (!part) throw badRequest('missing_file', 'The multipart body has no file part');
-  const bytes = await part.toBuffer();
-  if (part.file.truncated) throw new ServiceError(413, 'payload_too_large', `The file is larger than ${MAX_UPLOAD_BYTES} bytes`);
-  if (bytes.length === 0) throw badRequest('empty_file', 'The file is empty');
-  const contentType = await verifiedImageType(bytes, part.mimetype);
+  const file = await receiveFile(req, { what: 'the logo' });
+  const contentType = await verifiedImageType(file.bytes, file.declaredType);
   if (!contentType) {
     throw new ServiceError(415, 'unsupported_image', `The file must be one of ${LOGO_CONTENT_TYPES.join(', ')}, and its bytes must match its declared type`, {
-      declared: part.mimetype,
+      declared: file.declaredType,
     });
   }
-  return s.assets.store(req.actor, { companyId, kind: 'logo', contentType, originalName: part.filename || 'logo', bytes });
+  return s.assets.store(req.actor, { companyId, kind: 'logo', contentType, originalName: file.fileName || 'logo', bytes: file.bytes });
 }

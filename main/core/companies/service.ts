@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { companies, type CompanyRow } from './schema.js';
 import { assets } from '../assets/schema.js';
 import type { Company } from './contract.js';
@@ -86,7 +86,7 @@ export function createCompaniesService(ctx: CoreContext) {
         .select()
         .from(companies)
         .where(and(...filters))
-        .orderBy(asc(companies.createdAt), asc(companies.id))
+        .orderBy(asc(companies.createdAt), sql`rowid`)
         .all()
         .map(toCompany);
     },

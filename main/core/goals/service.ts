@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { goals, type GoalRow } from './schema.js';
 import type { Goal } from './contract.js';
 import { newId } from '../ids.js';
@@ -41,7 +41,7 @@ export function createGoalsService(ctx: CoreContext) {
   return {
     list(actor: Actor, companyId: string): Goal[] {
       requireCompany(ctx.db, actor, companyId);
-      return ctx.db.select().from(goals).where(eq(goals.companyId, companyId)).orderBy(asc(goals.createdAt), asc(goals.id)).all().map(toGoal);
+      return ctx.db.select().from(goals).where(eq(goals.companyId, companyId)).orderBy(asc(goals.createdAt), sql`rowid`).all().map(toGoal);
     },
 
     get: (actor: Actor, goalId: string): Goal => toGoal(requireGoal(ctx.db, actor, goalId)),

@@ -83,7 +83,9 @@ export function toErrorResponse(err: unknown, logger: Logger, request: FastifyRe
       message: v.message,
       keys: (v.params as { keys?: string[] }).keys,
     }));
-    const e = validationError(fieldProblems(fe.validationContext ?? 'body', issues));
+    // Fastify says `querystring`; clients read `query.<name>`, as the rest of the API reports it.
+    const location = fe.validationContext === 'querystring' ? 'query' : (fe.validationContext ?? 'body');
+    const e = validationError(fieldProblems(location, issues));
     return toErrorResponse(e, logger, request);
   }
   const known = fe?.code ? FRAMEWORK_CODES[fe.code] : undefined;

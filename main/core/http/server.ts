@@ -15,10 +15,14 @@ import { MAX_UPLOAD_BYTES } from '../assets/service.js';
 import { companiesRoutes } from '../companies/routes.js';
 import { agentsRoutes } from '../agents/routes.js';
 import { assetsRoutes } from '../assets/routes.js';
+import { attachmentsRoutes } from '../issues/attachments/routes.js';
 import { projectsRoutes } from '../projects/routes.js';
 import { goalsRoutes } from '../goals/routes.js';
 import { activityRoutes } from '../activity/routes.js';
 import { eventsRoutes } from '../events/routes.js';
+import { issuesRoutes } from '../issues/routes.js';
+import { issueDocumentsRoutes } from '../issues/documents/routes.js';
+import { issueInteractionsRoutes } from '../issues/interactions/routes.js';
 
 /** JSON bodies above this are refused with 413; uploads have their own limit. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -40,7 +44,8 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     bodyLimit: JSON_BODY_LIMIT,
     // Requests in flight finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Closing is answered by our own hook below, in the error contract.
+    return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -73,6 +78,11 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
   const authenticator = createAuthenticator(options.boardToken, services.agentKeys);
   const origins = () => allowedOrigins(options.port(), options.extraOrigins);
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   // Order matters: the Host and Origin guards run before authentication, so a rebinding page
   // learns nothing, not even whether its token was right.
   app.addHook('onRequest', async (request) => {
@@ -84,6 +94,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     if (!isAllowedOrigin(origin, typeof site === 'string' ? site : undefined, origins())) {
       throw new ServiceError(403, 'origin_not_allowed', 'Requests from other web origins are refused');
     }
+    if (closing) throw new ServiceError(503, 'shutting_down', 'The server is shutting down; retry once it is back');
     if (request.routeOptions.config?.public) return;
     request.actor = authenticator.authenticate(request);
   });
@@ -105,7 +116,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     handler: async () => ({ status: 'ok' as const, version: VERSION }),
   });
 
-  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, projectsRoutes, goalsRoutes, activityRoutes, eventsRoutes]) {
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes]) {
     register(app, services);
   }
 

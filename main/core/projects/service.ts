@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { projects, type ProjectRow } from './schema.js';
 import type { Project } from './contract.js';
 import { newId } from '../ids.js';
@@ -26,7 +26,7 @@ export function createProjectsService(ctx: CoreContext) {
   return {
     list(actor: Actor, companyId: string): Project[] {
       requireCompany(ctx.db, actor, companyId);
-      return ctx.db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(asc(projects.createdAt), asc(projects.id)).all().map(toProject);
+      return ctx.db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(asc(projects.createdAt), sql`rowid`).all().map(toProject);
     },
 
     get: (actor: Actor, projectId: string): Project => toProject(requireProject(ctx.db, actor, projectId)),

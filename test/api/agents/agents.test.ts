@@ -353,16 +353,36 @@ describe('get and list agents', () => {
   });
 
   it('answers 404 for a missing agent or company and 400 for a malformed id', async () => {
+    const before = t.snapshot();
     expectError(await t.api('GET', `/api/agents/${MISSING_ID}`), 404, 'not_found');
     expectError(await t.api('GET', '/api/agents/not-a-uuid'), 400, 'validation_error', 'params.agentId');
     expectError(await t.api('GET', `/api/companies/${MISSING_ID}/agents`), 404, 'not_found');
+    expect(t.snapshot()).toEqual(before);
   });
 
-  it('needs a credential', async () => {
+  it('needs a credential for every agents route, and writes nothing without one', async () => {
     const agent = await createAgent(t, company);
-    expectError(await t.api('GET', `/api/agents/${agent.id}`, { token: null }), 401, 'unauthorized');
-    expectError(await t.api('GET', `/api/companies/${company}/agents`, { token: 'hcb_wrong' }), 401, 'unauthorized');
-    expectError(await t.api('GET', `/api/agents/${agent.id}`, { token: 'hck_not-a-real-key' }), 401, 'unauthorized');
+    const before = t.snapshot();
+    const routes: [string, string, unknown?][] = [
+      ['GET', `/api/agents/${agent.id}`],
+      ['GET', '/api/agents/me'],
+      ['GET', `/api/companies/${company}/agents`],
+      ['POST', `/api/companies/${company}/agents`, { name: 'X', adapterType: 'process', adapterConfig: { command: 'x' } }],
+      ['PATCH', `/api/agents/${agent.id}`, { title: 'x' }],
+      ['POST', `/api/agents/${agent.id}/pause`],
+      ['POST', `/api/agents/${agent.id}/terminate`],
+      ['POST', `/api/agents/${agent.id}/keys`, {}],
+      ['GET', `/api/agents/${agent.id}/keys`],
+      ['GET', `/api/agents/${agent.id}/config-revisions`],
+      ['GET', `/api/companies/${company}/org`],
+      ['GET', `/api/companies/${company}/adapters/process/models`],
+    ];
+    for (const [method, url, body] of routes) {
+      for (const token of [null, 'hcb_wrong', 'hck_not-a-real-key', '']) {
+        expectError(await t.api(method, url, { token, body }), 401, 'unauthorized');
+      }
+    }
+    expect(t.snapshot()).toEqual(before);
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Actor } from '../../../main/core/http/actor.js';
 import type { Clock } from '../../../main/core/clock.js';
+import { inTransaction } from '../../../main/core/context.js';
 import { startCore, type ApiResponse, type TestCore } from '../../helpers/core.js';
 
 /** A syntactically valid UUID that names nothing. */
@@ -63,11 +64,14 @@ export async function useKeyAndSettle(t: TestCore, key: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 20));
 }
 
-/** Creates a draft agent (as a hire request would) straight through the service. */
+/**
+ * Creates a draft agent (as a hire request would) straight through the service, inside the core's
+ * own transaction wrapper (activity records queue their events on it).
+ */
 export function createDraftAgent(t: TestCore, companyId: string, name: string, reportsTo?: string): { id: string } {
   const { agents, ctx } = t.core.services;
   const board: Actor = { kind: 'board' };
-  const row = ctx.db.transaction((tx) =>
+  const row = inTransaction(ctx, (tx) =>
     agents.insertAgent(tx, board, companyId, {
       name,
       role: 'engineer',

@@ -186,10 +186,12 @@ describe('agent keys', () => {
   it('rejects tokens that only look like keys', async () => {
     const agent = await createAgent(t, company);
     const key = await createAgentKey(t, agent.id);
+    const before = t.snapshot();
     for (const token of ['hck_', `${key}x`, key.slice(0, -1), key.toUpperCase(), 'hck_' + 'A'.repeat(43)]) {
       expectError(await t.api('GET', '/api/agents/me', { token }), 401, 'unauthorized');
     }
     expectError(await t.api('GET', '/api/agents/me', { token: null, headers: { authorization: key } }), 401, 'unauthorized');
+    expect(t.snapshot()).toEqual(before);
     expect((await t.api('GET', '/api/agents/me', { token: null, headers: { authorization: `bearer ${key}` } })).status).toBe(200);
   });
 });

@@ -122,12 +122,14 @@ describe('adapter models', () => {
   });
 
   it('answers 404 unknown_adapter_type for a type that is not installed', async () => {
+    const before = t.snapshot();
     for (const type of ['vendor_z_local', 'Process', 'nope']) {
       const res = await models(company, type);
       expectError(res, 404, 'unknown_adapter_type');
       expect(res.body.error).toContain(type);
     }
     expectError(await models(company, 'x'.repeat(65)), 400, 'validation_error', 'params.adapterType');
+    expect(t.snapshot()).toEqual(before);
   });
 
   it('checks the company first: missing, malformed or foreign companies get 404 / 400', async () => {

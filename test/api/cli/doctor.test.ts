@@ -1,14 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, cpSync, closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../../helpers/core.js';
 import { CLI, ROOT, rawRequest, requireBuiltCli, spawnServe, stopProcess, type ServeProcess } from '../durability/serve-process.js';
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const PAGE = 4096;
+// The newest migration this build ships: 0000_foundation today.
+const JOURNAL = JSON.parse(readFileSync(path.join(ROOT, 'main', 'core', 'db', 'migrations', 'meta', '_journal.json'), 'utf8')) as {
+  entries: { tag: string }[];
+};
+const MIGRATIONS = JOURNAL.entries.length;
+const CURRENT = JOURNAL.entries[MIGRATIONS - 1]!.tag;
 
 const homes: string[] = [];
 let server: ServeProcess | undefined;
@@ -19,7 +25,13 @@ function newHome(): string {
   return h;
 }
 
-beforeAll(() => requireBuiltCli());
+beforeAll(async () => {
+  requireBuiltCli();
+  template = await makeTemplateHome();
+});
+afterAll(() => {
+  if (template) rmSync(template, { recursive: true, force: true });
+});
 afterEach(async () => {
   await stopProcess(server);
   server = undefined;
@@ -44,30 +56,45 @@ function doctorJson(home: string) {
   return { ...r, report };
 }
 
+let template: string;
+
 /** A home made the real way: `serve` started, one company written over HTTP, SIGTERM. */
-async function homeMadeByServe(): Promise<string> {
-  const home = newHome();
-  server = await spawnServe(home);
-  const token = readFileSync(path.join(home, 'board-token'), 'utf8').trim();
-  const res = await rawRequest(server.url, 'POST', '/api/companies', { token, body: { name: 'Acme' } });
-  expect(res.status, res.text).toBe(201);
-  server.child.kill('SIGTERM');
-  expect(await server.exited).toEqual({ code: 0, signal: null });
-  server = undefined;
+async function makeTemplateHome(): Promise<string> {
+  const home = tempHome('headcount-cli-template-');
+  const p = await spawnServe(home);
+  try {
+    const token = readFileSync(path.join(home, 'board-token'), 'utf8').trim();
+    const res = await rawRequest(p.url, 'POST', '/api/companies', { token, body: { name: 'Acme' } });
+    expect(res.status, res.text).toBe(201);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+  } finally {
+    await stopProcess(p);
+  }
   return home;
 }
 
-/** Adds enough rows that the companies table spans many pages; returns its leaf page numbers. */
-function fillCompanies(dbFile: string, rows = 3000): number[] {
+/** A private copy of the template home (file modes kept), so each test may damage its own. */
+function homeMadeByServe(): string {
+  const home = newHome();
+  cpSync(template, home, { recursive: true });
+  return home;
+}
+
+/**
+ * Adds a table with enough rows to span many pages; returns its leaf page numbers. A table of its
+ * own keeps this independent of the app schema, and integrity_check covers every table alike.
+ */
+function fillBulk(dbFile: string, rows = 3000): number[] {
   const db = new Database(dbFile);
   try {
-    const at = '2030-01-01T00:00:00.000Z';
-    const insert = db.prepare('INSERT INTO companies (id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+    db.exec('CREATE TABLE doctor_bulk (id INTEGER PRIMARY KEY, name TEXT NOT NULL, payload TEXT NOT NULL)');
+    const insert = db.prepare('INSERT INTO doctor_bulk (id, name, payload) VALUES (?, ?, ?)');
     db.transaction(() => {
-      for (let i = 0; i < rows; i++) insert.run(`bulk-${i}`, `Company ${i}`, 'd'.repeat(60), at, at);
+      for (let i = 1; i <= rows; i++) insert.run(i, `Row ${i}`, 'd'.repeat(60));
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
-    const leaves = db.prepare("SELECT pageno FROM dbstat WHERE name = 'companies' AND pagetype = 'leaf' ORDER BY pageno").all() as {
+    const leaves = db.prepare("SELECT pageno FROM dbstat WHERE name = 'doctor_bulk' AND pagetype = 'leaf' ORDER BY pageno").all() as {
       pageno: number;
     }[];
     return leaves.map((l) => l.pageno);
@@ -89,8 +116,8 @@ function scribble(file: string, offset: number, length: number, seed: number): v
 }
 
 describe('headcount doctor', () => {
-  it('reports a healthy home made by serve', async () => {
-    const home = await homeMadeByServe();
+  it('reports a healthy home made by serve', () => {
+    const home = homeMadeByServe();
     const { status, report, stderr } = doctorJson(home);
     expect(status, stderr).toBe(0);
     expect(report).toMatchObject({
@@ -101,7 +128,7 @@ describe('headcount doctor', () => {
         path: path.join(home, 'service.db'),
         exists: true,
         integrity: 'ok',
-        schema: { current: '0000_foundation', applied: 1, available: 1, pending: 0, newerThanBuild: false },
+        schema: { current: CURRENT, applied: MIGRATIONS, available: MIGRATIONS, pending: 0, newerThanBuild: false },
       },
       boardTokenFile: { path: path.join(home, 'board-token'), exists: true, mode: '0600', ok: true },
     });
@@ -113,11 +140,11 @@ describe('headcount doctor', () => {
     else expect(report.keyProvider.warning).toBeNull();
 
     // The human format says the same, and --home works like SERVICE_HOME.
-    const text = cli(['--home', home, 'doctor'], tempHome('headcount-cli-other-'));
+    const text = cli(['--home', home, 'doctor'], newHome());
     expect(text.status).toBe(0);
     expect(text.stdout).toContain(`Headcount ${PACKAGE_VERSION}`);
     expect(text.stdout).toContain('integrity_check: ok');
-    expect(text.stdout).toMatch(/schema version:\s+0000_foundation \(1\/1 migrations applied\)/);
+    expect(text.stdout).toMatch(new RegExp(`schema version:\\s+${CURRENT} \\(${MIGRATIONS}/${MIGRATIONS} migrations applied\\)`));
     expect(text.stdout).toMatch(/status:\s+ok/);
   });
 
@@ -131,8 +158,8 @@ describe('headcount doctor', () => {
     expect(existsSync(path.join(home, 'service.db'))).toBe(false);
   });
 
-  it('flags a board token file readable by others', async () => {
-    const home = await homeMadeByServe();
+  it('flags a board token file readable by others', () => {
+    const home = homeMadeByServe();
     chmodSync(path.join(home, 'board-token'), 0o644);
     const { status, report } = doctorJson(home);
     expect(status).toBe(1);
@@ -140,8 +167,8 @@ describe('headcount doctor', () => {
     expect(report.boardTokenFile).toMatchObject({ exists: true, mode: '0644', ok: false });
   });
 
-  it('flags a database migrated by a newer build', async () => {
-    const home = await homeMadeByServe();
+  it('flags a database migrated by a newer build', () => {
+    const home = homeMadeByServe();
     const db = new Database(path.join(home, 'service.db'));
     db.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run('future', Date.UTC(2100, 0, 1));
     db.close();
@@ -149,7 +176,7 @@ describe('headcount doctor', () => {
     expect(status).toBe(1);
     expect(report.ok).toBe(false);
     expect(report.database.integrity).toBe('ok');
-    expect(report.database.schema).toMatchObject({ newerThanBuild: true, applied: 2 });
+    expect(report.database.schema).toMatchObject({ newerThanBuild: true, applied: MIGRATIONS + 1 });
     // And serve refuses to start on it rather than downgrading the data.
     const r = cli(['serve', '--port', '0'], home);
     expect(r.status).toBe(1);
@@ -157,10 +184,10 @@ describe('headcount doctor', () => {
     expect(r.stderr).toMatch(/newer Headcount/);
   });
 
-  it('reports integrity problems when a table page is damaged', async () => {
-    const home = await homeMadeByServe();
+  it('reports integrity problems when a table page is damaged', () => {
+    const home = homeMadeByServe();
     const dbFile = path.join(home, 'service.db');
-    const leaves = fillCompanies(dbFile);
+    const leaves = fillBulk(dbFile);
     expect(leaves.length).toBeGreaterThan(20);
     const victim = leaves[Math.floor(leaves.length / 2)]!;
     // Garbage over the cell area of one leaf page in the middle of the table; page 1 is untouched.
@@ -174,10 +201,10 @@ describe('headcount doctor', () => {
     expect(report.database.integrity).toMatch(new RegExp(`page ${victim}\\b`));
   });
 
-  it('fails on a database whose pages are overwritten wholesale', async () => {
-    const home = await homeMadeByServe();
+  it('fails on a database whose pages are overwritten wholesale', () => {
+    const home = homeMadeByServe();
     const dbFile = path.join(home, 'service.db');
-    fillCompanies(dbFile);
+    fillBulk(dbFile);
     const pages = statSync(dbFile).size / PAGE;
     expect(pages).toBeGreaterThan(50);
     for (let p = 2; p <= pages; p++) scribble(dbFile, (p - 1) * PAGE + PAGE / 4, PAGE / 2, p);

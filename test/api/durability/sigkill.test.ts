@@ -55,6 +55,8 @@ describe('SIGKILL in the middle of writes', () => {
       let inFlight = 0;
       let ackedThisCycle = 0;
       let loopError: (Error & { code?: string }) | undefined;
+      let firstAck = () => {};
+      const acked = new Promise<void>((r) => (firstAck = r));
       // Sequential writes: at most one request is in flight when the kill lands.
       const loop = (async () => {
         for (let i = 0; ; i++) {
@@ -69,6 +71,7 @@ describe('SIGKILL in the middle of writes', () => {
             expect(project.name).toBe(`cycle ${cycle} #${i}`);
             acknowledged.push(project.id);
             ackedThisCycle++;
+            firstAck();
           } catch (err) {
             if (!killed) throw err;
             loopError = err as Error;
@@ -78,6 +81,8 @@ describe('SIGKILL in the middle of writes', () => {
           }
         }
       })();
+      // The clock starts once the loop is writing, so a slow machine still kills mid-loop.
+      await Promise.race([acked, loop]);
       await new Promise((r) => setTimeout(r, killAfter));
       killed = true;
       current.child.kill('SIGKILL');

@@ -7,11 +7,15 @@ import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connect
 import { applyMigrations, MIGRATIONS_FOLDER, schemaStatus } from '../../../main/core/db/migrate.js';
 
 const NOW = new Date('2030-01-02T03:04:05.678Z');
-const FOUNDATION = '0000_foundation';
 
 interface Journal {
   entries: { idx: number; version: string; when: number; tag: string; breakpoints: boolean }[];
 }
+
+// What this build ships (0000_foundation today); derived so a new real migration does not break these tests.
+const SHIPPED = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as Journal;
+const SHIPPED_COUNT = SHIPPED.entries.length;
+const FOUNDATION = SHIPPED.entries[SHIPPED_COUNT - 1]!.tag;
 
 let dir: string;
 let next: string; // the shipped migrations plus 0001_test
@@ -27,12 +31,25 @@ function open(name = 'service.db'): DatabaseHandle {
 const columns = (sqlite: Database.Database, table: string): string[] =>
   (sqlite.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
 
+/**
+ * Inserts a row, filling every other NOT NULL column without a default with a placeholder, so the
+ * test keeps working while the foundation schema grows.
+ */
+function insertRow(sqlite: Database.Database, table: string, values: Record<string, unknown>): void {
+  const row: Record<string, unknown> = { ...values };
+  const info = sqlite.prepare(`PRAGMA table_info(${table})`).all() as { name: string; type: string; notnull: number; dflt_value: unknown }[];
+  for (const c of info) {
+    if (c.name in row || !c.notnull || c.dflt_value !== null) continue;
+    row[c.name] = /INT|REAL|NUM/i.test(c.type) ? 0 : `${table}-${c.name}`;
+  }
+  const names = Object.keys(row);
+  sqlite.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...names.map((n) => row[n]));
+}
+
 function insertCompanyAndProject(h: DatabaseHandle): void {
   const at = '2030-01-01T00:00:00.000Z';
-  h.sqlite.prepare('INSERT INTO companies (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)').run('c1', 'Acme', at, at);
-  h.sqlite
-    .prepare('INSERT INTO projects (id, company_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-    .run('p1', 'c1', 'Launch', at, at);
+  insertRow(h.sqlite, 'companies', { id: 'c1', name: 'Acme', created_at: at, updated_at: at });
+  insertRow(h.sqlite, 'projects', { id: 'p1', company_id: 'c1', name: 'Launch', created_at: at, updated_at: at });
 }
 
 beforeEach(() => {
@@ -66,9 +83,7 @@ describe('openDatabase', () => {
     const h = open();
     await applyMigrations(h, backups, NOW);
     const at = NOW.toISOString();
-    expect(() =>
-      h.sqlite.prepare('INSERT INTO projects (id, company_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run('p', 'nope', 'x', at, at),
-    ).toThrow(/FOREIGN KEY/);
+    expect(() => insertRow(h.sqlite, 'projects', { id: 'p', company_id: 'nope', name: 'x', created_at: at, updated_at: at })).toThrow(/FOREIGN KEY/);
   });
 
   it('a read-only connection keeps the pragmas and sees the WAL mode stored in the file', async () => {
@@ -79,9 +94,7 @@ describe('openDatabase', () => {
     expect(r.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(r.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(r.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
-    expect(() => r.sqlite.prepare("INSERT INTO companies (id, name, created_at, updated_at) VALUES ('c', 'n', 'a', 'b')").run()).toThrow(
-      /readonly/,
-    );
+    expect(() => insertRow(r.sqlite, 'companies', { id: 'c', name: 'n', created_at: 'a', updated_at: 'b' })).toThrow(/readonly/);
   });
 
   it('close() checkpoints and truncates the WAL', async () => {
@@ -103,13 +116,13 @@ describe('openDatabase', () => {
 describe('applyMigrations', () => {
   it('migrates a fresh database without taking a backup', async () => {
     const h = open();
-    expect(schemaStatus(h, next)).toEqual({ available: 2, applied: 0, pending: 2, current: null, newerThanBuild: false });
+    expect(schemaStatus(h, next)).toEqual({ available: SHIPPED_COUNT + 1, applied: 0, pending: SHIPPED_COUNT + 1, current: null, newerThanBuild: false });
     const result = await applyMigrations(h, backups, NOW, next);
     expect(result.backupPath).toBeNull();
-    expect(result.before).toMatchObject({ applied: 0, pending: 2, current: null });
+    expect(result.before).toMatchObject({ applied: 0, pending: SHIPPED_COUNT + 1, current: null });
     expect(existsSync(backups)).toBe(false);
     expect(columns(h.sqlite, 'projects')).toContain('test_col');
-    expect(schemaStatus(h, next)).toEqual({ available: 2, applied: 2, pending: 0, current: '0001_test', newerThanBuild: false });
+    expect(schemaStatus(h, next)).toEqual({ available: SHIPPED_COUNT + 1, applied: SHIPPED_COUNT + 1, pending: 0, current: '0001_test', newerThanBuild: false });
     // Running again is a no-op.
     const again = await applyMigrations(h, backups, NOW, next);
     expect(again).toEqual({ before: schemaStatus(h, next), backupPath: null });
@@ -119,11 +132,11 @@ describe('applyMigrations', () => {
     const h = open();
     await applyMigrations(h, backups, NOW); // the shipped build: migration 0 only
     insertCompanyAndProject(h);
-    expect(schemaStatus(h)).toEqual({ available: 1, applied: 1, pending: 0, current: FOUNDATION, newerThanBuild: false });
-    expect(schemaStatus(h, next)).toEqual({ available: 2, applied: 1, pending: 1, current: FOUNDATION, newerThanBuild: false });
+    expect(schemaStatus(h)).toEqual({ available: SHIPPED_COUNT, applied: SHIPPED_COUNT, pending: 0, current: FOUNDATION, newerThanBuild: false });
+    expect(schemaStatus(h, next)).toEqual({ available: SHIPPED_COUNT + 1, applied: SHIPPED_COUNT, pending: 1, current: FOUNDATION, newerThanBuild: false });
 
     const result = await applyMigrations(h, backups, NOW, next);
-    expect(result.before).toMatchObject({ applied: 1, pending: 1, current: FOUNDATION });
+    expect(result.before).toMatchObject({ applied: SHIPPED_COUNT, pending: 1, current: FOUNDATION });
     expect(result.backupPath).not.toBeNull();
     const backupPath = result.backupPath!;
     expect(path.dirname(backupPath)).toBe(backups);
@@ -133,7 +146,7 @@ describe('applyMigrations', () => {
     // The main database moved on.
     expect(columns(h.sqlite, 'projects')).toContain('test_col');
     expect(h.sqlite.prepare('SELECT id, name, test_col FROM projects').all()).toEqual([{ id: 'p1', name: 'Launch', test_col: null }]);
-    expect(schemaStatus(h, next)).toMatchObject({ applied: 2, pending: 0, current: '0001_test' });
+    expect(schemaStatus(h, next)).toMatchObject({ applied: SHIPPED_COUNT + 1, pending: 0, current: '0001_test' });
 
     // The backup is one self-contained file (no WAL beside it) holding a consistent copy of the old state.
     expect(existsSync(`${backupPath}-wal`)).toBe(false);
@@ -143,7 +156,7 @@ describe('applyMigrations', () => {
       expect(columns(copy, 'projects')).not.toContain('test_col');
       expect(copy.prepare('SELECT id, name FROM projects').all()).toEqual([{ id: 'p1', name: 'Launch' }]);
       expect(copy.prepare('SELECT id, name FROM companies').all()).toEqual([{ id: 'c1', name: 'Acme' }]);
-      expect((copy.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n).toBe(1);
+      expect((copy.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n).toBe(SHIPPED_COUNT);
     } finally {
       copy.close();
     }
@@ -154,19 +167,18 @@ describe('applyMigrations', () => {
     await applyMigrations(h, backups, NOW, next); // migrated by the "newer" build
     insertCompanyAndProject(h);
     const status = schemaStatus(h); // seen by the shipped build
-    expect(status).toMatchObject({ available: 1, applied: 2, newerThanBuild: true, pending: 0 });
+    expect(status).toMatchObject({ available: SHIPPED_COUNT, applied: SHIPPED_COUNT + 1, newerThanBuild: true, pending: 0 });
     expect(status.current).toMatch(/^unknown \(\d+\)$/);
     await expect(applyMigrations(h, backups, NOW)).rejects.toThrow(/newer Headcount/);
     expect(existsSync(backups)).toBe(false);
     expect(columns(h.sqlite, 'projects')).toContain('test_col');
-    expect(h.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: 2 });
+    expect(h.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: SHIPPED_COUNT + 1 });
   });
 
   it('refuses a database whose migrations table holds a timestamp later than any known migration', async () => {
     const h = open();
     await applyMigrations(h, backups, NOW);
-    const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as Journal;
-    const newest = Math.max(...journal.entries.map((e) => e.when));
+    const newest = Math.max(...SHIPPED.entries.map((e) => e.when));
     h.sqlite.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run('from-the-future', newest + 1);
     expect(schemaStatus(h).newerThanBuild).toBe(true);
     await expect(applyMigrations(h, backups, NOW)).rejects.toThrow(/newer Headcount/);

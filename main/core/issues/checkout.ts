@@ -1,0 +1,173 @@
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { issues, type IssueRow } from './schema.js';
+import { agents } from '../agents/schema.js';
+import type { Issue } from './contract.js';
+import { toIssue } from './present.js';
+import { requireIssue } from './lookup.js';
+import type { Actor } from '../http/actor.js';
+import { badRequest, conflict, forbidden, ServiceError } from '../errors.js';
+import { recordActivity } from '../activity/service.js';
+import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
+
+export type CheckoutStatus = 'backlog' | 'todo' | 'blocked' | 'in_review' | 'in_progress';
+
+export interface CheckoutRequest {
+  agentId?: string | undefined;
+  expectedStatuses: CheckoutStatus[];
+  /** From the X-Service-Run-Id header only (spec 4.7 rule 1). */
+  runId: string | null;
+}
+
+function checkoutAgent(tx: Tx, actor: Actor, issue: IssueRow, requested: string | undefined) {
+  let agentId: string;
+  if (actor.kind === 'agent') {
+    if (requested && requested !== actor.agentId) throw forbidden('An agent checks out issues for itself only', 'not_own_agent');
+    agentId = actor.agentId;
+  } else {
+    if (!requested) throw badRequest('validation_error', 'body.agentId: the board must name the agent taking the issue', { problems: [{ location: 'body', path: 'body.agentId', message: 'required for the board' }] });
+    agentId = requested;
+  }
+  const agent = tx.select().from(agents).where(eq(agents.id, agentId)).get();
+  if (!agent || agent.companyId !== issue.companyId) {
+    throw badRequest('invalid_agent', 'body.agentId: must be an agent of the issue\'s company', { problems: [{ location: 'body', path: 'body.agentId', message: 'not an agent of this company' }] });
+  }
+  if (agent.status === 'terminated' || agent.status === 'draft') throw conflict('agent_not_active', `A ${agent.status} agent cannot take issues`);
+  return agent;
+}
+
+/**
+ * Checkout and release (spec 3.4, 4.7). The claim is one conditional UPDATE inside an IMMEDIATE
+ * transaction, so under any concurrency exactly one caller wins and the others see why they lost.
+ */
+export function createCheckoutService(ctx: CoreContext) {
+  return {
+    checkout(actor: Actor, issueRef: string, req: CheckoutRequest): Issue {
+      return inTransaction(ctx, (tx) => {
+        const issue = requireIssue(tx, actor, issueRef);
+        const agent = checkoutAgent(tx, actor, issue, req.agentId);
+        const at = isoNow(ctx);
+        const run = req.runId;
+        // Runs of this agent still alive, known to the engine: their locks are never adopted.
+        const staleRun = issue.checkoutRunId !== null && !ctx.runs.isActive(issue.checkoutRunId);
+        const claimed = tx
+          .update(issues)
+          .set({
+            status: 'in_progress',
+            assigneeAgentId: agent.id,
+            checkoutAgentId: agent.id,
+            checkoutRunId: run,
+            checkedOutAt: sql`CASE WHEN ${issues.checkoutAgentId} = ${agent.id} THEN ${issues.checkedOutAt} ELSE ${at} END`,
+            startedAt: sql`coalesce(${issues.startedAt}, ${at})`,
+            updatedAt: at,
+            lastActivityAt: at,
+          })
+          .where(
+            and(
+              eq(issues.id, issue.id),
+              or(
+                // Idempotent for the owner: the same run (or no run on either side) again.
+                and(eq(issues.checkoutAgentId, agent.id), sql`coalesce(${issues.checkoutRunId}, '') = coalesce(${run}, '')`),
+                and(
+                  inArray(issues.status, req.expectedStatuses),
+                  or(
+                    isNull(issues.checkoutAgentId),
+                    // The owner's own lock from a run that is no longer active: adopted, and only
+                    // when the caller listed in_progress (a crashed run left it in that status).
+                    and(eq(issues.checkoutAgentId, agent.id), sql`${staleRun ? 1 : 0} = 1`),
+                  ),
+                ),
+              ),
+            ),
+          )
+          .returning()
+          .get();
+        if (!claimed) throw explainRefusal(tx, issue, agent.id, req);
+        const adopted = issue.checkoutAgentId === agent.id && issue.checkoutRunId !== run;
+        const fresh = issue.checkoutAgentId !== agent.id;
+        if (fresh || adopted) {
+          recordActivity(tx, at, actor, {
+            companyId: issue.companyId,
+            action: adopted ? 'issue.checkout_adopted' : 'issue.checked_out',
+            entityType: 'issue',
+            entityId: issue.id,
+            summary: `${issue.identifier} ${adopted ? 'lock adopted' : 'checked out'} by ${agent.name}${run ? ` (run ${run})` : ''}`,
+            details: { agentId: agent.id, runId: run, previousRunId: issue.checkoutRunId, from: issue.status },
+          });
+        }
+        return toIssue(claimed);
+      });
+    },
+
+    /**
+     * Gives the issue back. An `in_progress` issue returns to `todo` so another run can take it;
+     * any other status is kept. The assignee stays. Releasing an issue nobody holds is a no-op.
+     */
+    release(actor: Actor, issueRef: string): Issue {
+      return inTransaction(ctx, (tx) => {
+        const issue = requireIssue(tx, actor, issueRef);
+        if (!issue.checkoutAgentId) return toIssue(issue);
+        if (actor.kind === 'agent' && actor.agentId !== issue.checkoutAgentId) {
+          throw forbidden('Only the agent holding the checkout, or the board, can release it', 'not_checkout_owner');
+        }
+        const at = isoNow(ctx);
+        const updated = tx
+          .update(issues)
+          .set({
+            checkoutAgentId: null,
+            checkoutRunId: null,
+            checkedOutAt: null,
+            status: issue.status === 'in_progress' ? 'todo' : issue.status,
+            updatedAt: at,
+            lastActivityAt: at,
+          })
+          .where(eq(issues.id, issue.id))
+          .returning()
+          .get();
+        recordActivity(tx, at, actor, {
+          companyId: issue.companyId,
+          action: 'issue.released',
+          entityType: 'issue',
+          entityId: issue.id,
+          summary: `${issue.identifier} released${updated.status !== issue.status ? ` (back to ${updated.status})` : ''}`,
+          details: { agentId: issue.checkoutAgentId, runId: issue.checkoutRunId },
+        });
+        return toIssue(updated);
+      });
+    },
+  };
+}
+
+/** The 409 that says who holds the issue, or why the status did not fit, and not to retry. */
+function explainRefusal(tx: Tx, issue: IssueRow, agentId: string, req: CheckoutRequest): ServiceError {
+  if (issue.checkoutAgentId && issue.checkoutAgentId !== agentId) {
+    const owner = tx.select({ id: agents.id, name: agents.name }).from(agents).where(eq(agents.id, issue.checkoutAgentId)).get();
+    return new ServiceError(409, 'checkout_conflict', `${issue.identifier} is checked out by ${owner?.name ?? 'another agent'}. Do not retry: pick other work.`, {
+      ownerAgentId: issue.checkoutAgentId,
+      ownerAgentName: owner?.name ?? null,
+      ownerRunId: issue.checkoutRunId,
+      status: issue.status,
+      retry: false,
+    });
+  }
+  if (issue.checkoutAgentId === agentId && issue.checkoutRunId && !req.expectedStatuses.includes('in_progress')) {
+    return new ServiceError(409, 'checkout_conflict', `${issue.identifier} is held by an earlier run of this agent; list in_progress in expectedStatuses to adopt it once that run has ended. Do not retry as is.`, {
+      ownerAgentId: agentId,
+      ownerRunId: issue.checkoutRunId,
+      status: issue.status,
+      retry: false,
+    });
+  }
+  if (issue.checkoutAgentId === agentId) {
+    return new ServiceError(409, 'checkout_conflict', `${issue.identifier} is held by run ${issue.checkoutRunId}, which is still active. Do not retry.`, {
+      ownerAgentId: agentId,
+      ownerRunId: issue.checkoutRunId,
+      status: issue.status,
+      retry: false,
+    });
+  }
+  return new ServiceError(409, 'unexpected_status', `${issue.identifier} is ${issue.status}, not one of ${req.expectedStatuses.join(', ')}. Do not retry.`, {
+    status: issue.status,
+    expectedStatuses: req.expectedStatuses,
+    retry: false,
+  });
+}

@@ -1,0 +1,81 @@
+import { eq } from 'drizzle-orm';
+import type { IssueRow } from './schema.js';
+import { issues } from './schema.js';
+import type { Issue, IssueDetail } from './contract.js';
+import { projects } from '../projects/schema.js';
+import { goals } from '../goals/schema.js';
+import type { Queryable } from '../context.js';
+import { legacyPlanBlock } from './legacy-plan.js';
+import { documentSummaries, planDocument } from './documents/service.js';
+
+export function toIssue(row: IssueRow): Issue {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    identifier: row.identifier,
+    number: row.number,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    priority: row.priority,
+    assigneeAgentId: row.assigneeAgentId,
+    parentId: row.parentId,
+    projectId: row.projectId,
+    goalId: row.goalId,
+    billingCode: row.billingCode,
+    checkoutAgentId: row.checkoutAgentId,
+    checkoutRunId: row.checkoutRunId,
+    checkedOutAt: row.checkedOutAt,
+    started_at: row.startedAt,
+    completed_at: row.completedAt,
+    cancelledAt: row.cancelledAt,
+    createdByType: row.createdByType,
+    createdById: row.createdById,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    lastActivityAt: row.lastActivityAt,
+  };
+}
+
+function projectRef(db: Queryable, id: string | null) {
+  if (!id) return null;
+  const p = db.select({ id: projects.id, name: projects.name, status: projects.status }).from(projects).where(eq(projects.id, id)).get();
+  return p ?? null;
+}
+
+function goalRef(db: Queryable, id: string | null) {
+  if (!id) return null;
+  const g = db.select({ id: goals.id, title: goals.title, status: goals.status }).from(goals).where(eq(goals.id, id)).get();
+  return g ?? null;
+}
+
+/** GET of one issue: the issue plus its context (spec 2.4). */
+export function issueDetail(db: Queryable, row: IssueRow): IssueDetail {
+  const ancestors: IssueDetail['ancestors'] = [];
+  const seen = new Set([row.id]);
+  let parentId = row.parentId;
+  while (parentId && !seen.has(parentId)) {
+    seen.add(parentId);
+    const parent = db.select().from(issues).where(eq(issues.id, parentId)).get();
+    if (!parent) break;
+    ancestors.push({
+      id: parent.id,
+      identifier: parent.identifier,
+      title: parent.title,
+      status: parent.status,
+      project: projectRef(db, parent.projectId),
+      goal: goalRef(db, parent.goalId),
+    });
+    parentId = parent.parentId;
+  }
+  const legacy = legacyPlanBlock(row.description);
+  return {
+    ...toIssue(row),
+    project: projectRef(db, row.projectId),
+    goal: goalRef(db, row.goalId),
+    ancestors,
+    planDocument: planDocument(db, row.id),
+    documentSummaries: documentSummaries(db, row.id),
+    legacyPlanDocument: legacy ? { body: legacy, source: 'description' } : null,
+  };
+}

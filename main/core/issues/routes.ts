@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type { RouteRegistrar } from '../http/types.js';
+import { errorResponses } from '../http/types.js';
+import { CompanyIdParams, EmptyBody } from '../http/common-contract.js';
+import { ServiceError, badRequest } from '../errors.js';
+import { CheckoutBody, Comment, CreateCommentBody, CreateIssueBody, Issue, IssueDetail, IssuePage, ListIssuesQuery, PatchIssueBody } from './contract.js';
+import { IssueIdParams } from './params.js';
+
+const tags = ['issues'];
+const RUN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The run id of a heartbeat comes only from `X-Service-Run-Id` (spec 4.7 rule 1). A run token
+ * already names its run; a header that disagrees with it is refused.
+ */
+export function runIdOf(req: FastifyRequest): string | null {
+  const header = req.headers['x-service-run-id'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value !== undefined && !RUN_ID.test(value)) throw badRequest('invalid_run_id', 'headers.x-service-run-id: must be 1-128 letters, digits or ._:-');
+  const tokenRun = req.actor.kind === 'agent' ? req.actor.runId : null;
+  if (tokenRun && value !== undefined && value !== tokenRun) throw new ServiceError(403, 'run_id_mismatch', 'X-Service-Run-Id does not match the run of this token');
+  return value ?? tokenRun ?? null;
+}
+
+const RunHeader = z.object({ 'x-service-run-id': z.string().optional().describe('Heartbeat run id; the only source of the run id') });
+
+const CheckoutBodyNoRunId = CheckoutBody.extend({
+  runId: z.undefined({ message: 'the run id comes only from the X-Service-Run-Id header' }).optional(),
+});
+
+export const issuesRoutes: RouteRegistrar = (app, s) => {
+  app.get('/api/companies/:companyId/issues', {
+    schema: { tags, summary: 'Issues sorted by priority, then most recent activity', params: CompanyIdParams, querystring: ListIssuesQuery, response: { 200: IssuePage, ...errorResponses } },
+    handler: (req) => s.issues.list(req.actor, req.params.companyId, req.query),
+  });
+
+  app.post('/api/companies/:companyId/issues', {
+    schema: { tags, params: CompanyIdParams, body: CreateIssueBody, response: { 201: Issue, ...errorResponses } },
+    handler: async (req, reply) => reply.code(201).send(s.issues.create(req.actor, req.params.companyId, req.body)),
+  });
+
+  app.get('/api/issues/:issueId', {
+    schema: { tags, summary: 'One issue by id or identifier, with project, goal, ancestors and documents', params: IssueIdParams, response: { 200: IssueDetail, ...errorResponses } },
+    handler: (req) => s.issues.get(req.actor, req.params.issueId),
+  });
+
+  app.patch('/api/issues/:issueId', {
+    schema: { tags, params: IssueIdParams, headers: RunHeader, body: PatchIssueBody, response: { 200: Issue, ...errorResponses } },
+    handler: (req) => {
+      runIdOf(req);
+      return s.issues.patch(req.actor, req.params.issueId, req.body);
+    },
+  });
+
+  app.post('/api/issues/:issueId/checkout', {
+    schema: {
+      tags,
+      summary: 'Claim the issue atomically (status in_progress). A 409 must not be retried.',
+      params: IssueIdParams,
+      headers: RunHeader,
+      body: CheckoutBodyNoRunId,
+      response: { 200: Issue, ...errorResponses },
+    },
+    handler: (req) => s.checkout.checkout(req.actor, req.params.issueId, { agentId: req.body.agentId, expectedStatuses: req.body.expectedStatuses, runId: runIdOf(req) }),
+  });
+
+  app.post('/api/issues/:issueId/release', {
+    schema: { tags, summary: 'Give the checkout back (in_progress returns to todo)', params: IssueIdParams, body: EmptyBody, response: { 200: Issue, ...errorResponses } },
+    handler: (req) => s.checkout.release(req.actor, req.params.issueId),
+  });
+
+  app.get('/api/issues/:issueId/comments', {
+    schema: { tags, params: IssueIdParams, response: { 200: z.array(Comment), ...errorResponses } },
+    handler: (req) => s.comments.list(req.actor, req.params.issueId),
+  });
+
+  app.post('/api/issues/:issueId/comments', {
+    schema: { tags, summary: 'Comment (markdown); @Name mentions wake those agents', params: IssueIdParams, body: CreateCommentBody, response: { 201: Comment, ...errorResponses } },
+    handler: async (req, reply) => reply.code(201).send(s.comments.create(req.actor, req.params.issueId, req.body.body)),
+  });
+};

@@ -1,0 +1,236 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { issues, ISSUE_PRIORITIES, type IssueRow } from './schema.js';
+import { companies } from '../companies/schema.js';
+import type { CreateIssueInput, Issue, IssueDetail, PatchIssueInput } from './contract.js';
+import { toIssue, issueDetail } from './present.js';
+import { requireIssue } from './lookup.js';
+import { assertGoal, assertParent, assertProject, resolveAssignee } from './references.js';
+import { checkStatusChange, RELEASING_STATUSES } from './status-rules.js';
+import { requestWake } from './wake.js';
+import { insertComment } from './comments.js';
+import { newId } from '../ids.js';
+import type { Actor } from '../http/actor.js';
+import { actorRef } from '../http/actor.js';
+import { badRequest, conflict, ServiceError } from '../errors.js';
+import { recordActivity } from '../activity/service.js';
+import { requireCompany } from '../companies/service.js';
+import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
+
+export const priorityRank = (p: IssueRow['priority']): number => ISSUE_PRIORITIES.indexOf(p);
+
+interface Cursor {
+  r: number;
+  t: string;
+  i: string;
+}
+const encodeCursor = (row: IssueRow): string => Buffer.from(JSON.stringify({ r: row.priorityRank, t: row.lastActivityAt, i: row.id })).toString('base64url');
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Cursor;
+    if (typeof c.r === 'number' && typeof c.t === 'string' && typeof c.i === 'string') return c;
+  } catch {
+    // fall through
+  }
+  throw badRequest('invalid_cursor', 'query.cursor: not a cursor from this list');
+}
+
+export interface ListIssuesFilter {
+  status?: IssueRow['status'][] | undefined;
+  assigneeAgentId?: string | undefined;
+  projectId?: string | undefined;
+  parentId?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** Wakes the new assignee, unless it assigned itself. */
+function wakeAssignee(tx: Tx, at: string, actor: Actor, row: IssueRow): void {
+  if (row.assigneeAgentId && !(actor.kind === 'agent' && actor.agentId === row.assigneeAgentId)) {
+    requestWake(tx, at, { companyId: row.companyId, agentId: row.assigneeAgentId, reason: 'assignment', issueId: row.id });
+  }
+}
+
+export function createIssuesService(ctx: CoreContext) {
+  return {
+    create(actor: Actor, companyId: string, input: CreateIssueInput): Issue {
+      return inTransaction(ctx, (tx) => {
+        const company = requireCompany(tx, actor, companyId);
+        if (company.status === 'archived') throw conflict('company_archived', 'Unarchive the company before adding issues');
+        const status = input.status ?? 'backlog';
+        if (status === 'in_progress') {
+          throw new ServiceError(409, 'checkout_required', 'Create the issue, then check it out to start it (POST /api/issues/{id}/checkout)');
+        }
+        const assignee = input.assigneeAgentId ? resolveAssignee(tx, companyId, input.assigneeAgentId) : null;
+        if (input.parentId) assertParent(tx, companyId, null, input.parentId);
+        if (input.projectId) assertProject(tx, companyId, input.projectId);
+        if (input.goalId) assertGoal(tx, companyId, input.goalId);
+        const at = isoNow(ctx);
+        // The counter update and the insert share the IMMEDIATE transaction: numbers never repeat.
+        const { issueCounter: number } = tx
+          .update(companies)
+          .set({ issueCounter: sql`${companies.issueCounter} + 1` })
+          .where(eq(companies.id, companyId))
+          .returning({ issueCounter: companies.issueCounter })
+          .get()!;
+        const priority = input.priority ?? 'medium';
+        const ref = actorRef(actor);
+        const row = tx
+          .insert(issues)
+          .values({
+            id: newId(),
+            companyId,
+            number,
+            identifier: `${company.issuePrefix}-${number}`,
+            title: input.title,
+            description: input.description ?? '',
+            status,
+            priority,
+            priorityRank: priorityRank(priority),
+            assigneeAgentId: assignee?.id ?? null,
+            parentId: input.parentId ?? null,
+            projectId: input.projectId ?? null,
+            goalId: input.goalId ?? null,
+            billingCode: input.billingCode ?? null,
+            completedAt: status === 'done' ? at : null,
+            cancelledAt: status === 'cancelled' ? at : null,
+            createdByType: ref.actorType,
+            createdById: ref.actorId,
+            createdAt: at,
+            updatedAt: at,
+            lastActivityAt: at,
+          })
+          .returning()
+          .get();
+        wakeAssignee(tx, at, actor, row);
+        recordActivity(tx, at, actor, {
+          companyId,
+          action: 'issue.created',
+          entityType: 'issue',
+          entityId: row.id,
+          summary: `${row.identifier} created: ${row.title}`,
+        });
+        return toIssue(row);
+      });
+    },
+
+    /** Sorted by priority, then most recent activity; cursor-paginated. */
+    list(actor: Actor, companyId: string, filter: ListIssuesFilter): { items: Issue[]; nextCursor: string | null } {
+      requireCompany(ctx.db, actor, companyId);
+      const where: SQL[] = [eq(issues.companyId, companyId)];
+      if (filter.status?.length) where.push(inArray(issues.status, filter.status));
+      if (filter.assigneeAgentId) {
+        // An unknown shortname matches nothing rather than failing: it is a filter, not a write.
+        const ref = filter.assigneeAgentId;
+        let agentId: string;
+        try {
+          agentId = resolveAssignee(ctx.db, companyId, ref).id;
+        } catch {
+          agentId = ref;
+        }
+        where.push(eq(issues.assigneeAgentId, agentId));
+      }
+      if (filter.projectId) where.push(eq(issues.projectId, filter.projectId));
+      if (filter.parentId) where.push(eq(issues.parentId, filter.parentId));
+      if (filter.cursor) {
+        const c = decodeCursor(filter.cursor);
+        where.push(
+          sql`(${issues.priorityRank} > ${c.r} OR (${issues.priorityRank} = ${c.r} AND (${issues.lastActivityAt} < ${c.t} OR (${issues.lastActivityAt} = ${c.t} AND ${issues.id} > ${c.i}))))`,
+        );
+      }
+      const rows = ctx.db
+        .select()
+        .from(issues)
+        .where(and(...where))
+        .orderBy(issues.priorityRank, sql`${issues.lastActivityAt} DESC`, issues.id)
+        .limit(filter.limit + 1)
+        .all();
+      const items = rows.slice(0, filter.limit);
+      const last = items[items.length - 1];
+      return { items: items.map(toIssue), nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null };
+    },
+
+    get(actor: Actor, idOrIdentifier: string): IssueDetail {
+      return issueDetail(ctx.db, requireIssue(ctx.db, actor, idOrIdentifier));
+    },
+
+    patch(actor: Actor, idOrIdentifier: string, input: PatchIssueInput): Issue {
+      return inTransaction(ctx, (tx) => {
+        const row = requireIssue(tx, actor, idOrIdentifier);
+        const at = isoNow(ctx);
+        const changes: Partial<IssueRow> = {};
+        for (const k of ['title', 'description', 'billingCode'] as const) {
+          if (input[k] !== undefined && input[k] !== row[k]) (changes as Record<string, unknown>)[k] = input[k];
+        }
+        if (input.priority !== undefined && input.priority !== row.priority) {
+          changes.priority = input.priority;
+          changes.priorityRank = priorityRank(input.priority);
+        }
+        if (input.projectId !== undefined && input.projectId !== row.projectId) {
+          if (input.projectId) assertProject(tx, row.companyId, input.projectId);
+          changes.projectId = input.projectId;
+        }
+        if (input.goalId !== undefined && input.goalId !== row.goalId) {
+          if (input.goalId) assertGoal(tx, row.companyId, input.goalId);
+          changes.goalId = input.goalId;
+        }
+        if (input.parentId !== undefined && input.parentId !== row.parentId) {
+          if (input.parentId) assertParent(tx, row.companyId, row.id, input.parentId);
+          changes.parentId = input.parentId;
+        }
+        if (input.assigneeAgentId !== undefined) {
+          const next = input.assigneeAgentId ? resolveAssignee(tx, row.companyId, input.assigneeAgentId).id : null;
+          if (next !== row.assigneeAgentId) {
+            changes.assigneeAgentId = next;
+            // A new assignee starts fresh: the old checkout no longer stands.
+            if (row.checkoutAgentId && row.checkoutAgentId !== next) {
+              Object.assign(changes, { checkoutAgentId: null, checkoutRunId: null, checkedOutAt: null });
+              if (row.status === 'in_progress') changes.status = 'todo';
+            }
+          }
+        }
+        if (input.status !== undefined && input.status !== row.status) {
+          const holds = actor.kind === 'agent' && row.checkoutAgentId === actor.agentId;
+          const verdict = checkStatusChange({
+            from: row.status,
+            to: input.status,
+            actor: actor.kind,
+            holdsCheckout: holds,
+            checkedOutByOther: row.checkoutAgentId !== null && !holds,
+            isAssignee: actor.kind === 'agent' && row.assigneeAgentId === actor.agentId,
+          });
+          if (!verdict.ok) throw new ServiceError(verdict.status, verdict.code, verdict.message);
+          changes.status = input.status;
+          if (input.status === 'in_progress' && !row.startedAt) changes.startedAt = at;
+          if (input.status === 'done') changes.completedAt = at;
+          if (row.status === 'done') changes.completedAt = null;
+          changes.cancelledAt = input.status === 'cancelled' ? at : null;
+          if (RELEASING_STATUSES.includes(input.status)) Object.assign(changes, { checkoutAgentId: null, checkoutRunId: null, checkedOutAt: null });
+        }
+        const fields = Object.keys(changes).filter((f) => !['priorityRank', 'checkoutAgentId', 'checkoutRunId', 'checkedOutAt', 'startedAt', 'completedAt', 'cancelledAt'].includes(f));
+        if (fields.length === 0 && input.comment === undefined) return toIssue(row);
+        let updated = row;
+        if (Object.keys(changes).length > 0) {
+          updated = tx
+            .update(issues)
+            .set({ ...changes, updatedAt: at, lastActivityAt: at })
+            .where(eq(issues.id, row.id))
+            .returning()
+            .get();
+          if (changes.assigneeAgentId) wakeAssignee(tx, at, actor, updated);
+          recordActivity(tx, at, actor, {
+            companyId: row.companyId,
+            action: changes.status ? 'issue.status_changed' : 'issue.updated',
+            entityType: 'issue',
+            entityId: row.id,
+            summary: changes.status ? `${row.identifier} moved from ${row.status} to ${changes.status}` : `${row.identifier} updated: ${fields.join(', ')}`,
+            details: { fields, ...(changes.status ? { from: row.status, to: changes.status } : {}) },
+          });
+        }
+        if (input.comment !== undefined) updated = insertComment(tx, at, actor, updated, input.comment).issue;
+        return toIssue(updated);
+      });
+    },
+  };
+}
+
+export type IssuesService = ReturnType<typeof createIssuesService>;
