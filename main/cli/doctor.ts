@@ -23,13 +23,18 @@ export async function doctor(home: string): Promise<DoctorReport> {
   let integrity: string | null = null;
   let schema: SchemaStatus | null = null;
   if (exists) {
-    const handle = openDatabase(paths.database, { readonly: true });
+    // A badly damaged file may fail to open or to answer at all: report that, never crash.
     try {
-      const rows = handle.sqlite.pragma('integrity_check') as { integrity_check: string }[];
-      integrity = rows.map((r) => r.integrity_check).join('; ');
-      schema = schemaStatus(handle);
-    } finally {
-      handle.close();
+      const handle = openDatabase(paths.database, { readonly: true });
+      try {
+        const rows = handle.sqlite.pragma('integrity_check') as { integrity_check: string }[];
+        integrity = rows.map((r) => r.integrity_check).join('; ');
+        schema = schemaStatus(handle);
+      } finally {
+        handle.close();
+      }
+    } catch (err) {
+      integrity = `failed: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
   const probe = await keychainAvailable(home);

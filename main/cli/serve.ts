@@ -1,4 +1,4 @@
-import { createCore } from '../core/index.js';
+import { createCore, type Core } from '../core/index.js';
 import { defaultKeyProvider } from '../core/secrets/master-key.js';
 import { stderrLogger } from '../core/logger.js';
 
@@ -12,16 +12,14 @@ export interface ServeOptions {
  * `listening on http://127.0.0.1:<port>`; everything else goes to stderr.
  */
 export async function serve(options: ServeOptions): Promise<void> {
-  const keyProvider = await defaultKeyProvider(options.home);
-  if (keyProvider.warning) stderrLogger.warn(keyProvider.warning);
-  const core = await createCore({ home: options.home, port: options.port, keyProvider, logger: stderrLogger });
-  process.stdout.write(`listening on ${core.url}\n`);
-  stderrLogger.info('board token', { file: process.env.SERVICE_BOARD_TOKEN ? 'SERVICE_BOARD_TOKEN' : `${options.home}/board-token` });
-
-  let stopping = false;
+  // Signal handlers come first: a signal that arrives while the core boots (or right after the
+  // listening line) must still close the database cleanly rather than kill the process.
+  let core: Core | undefined;
+  let stopSignal: string | undefined;
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+    if (stopSignal) return;
+    stopSignal = signal;
+    if (!core) return; // finished once the core is up, below
     stderrLogger.info(`${signal}: finishing requests in flight, then closing the database`);
     core.close().then(
       () => process.exit(0),
@@ -33,4 +31,15 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+
+  const keyProvider = await defaultKeyProvider(options.home);
+  if (keyProvider.warning) stderrLogger.warn(keyProvider.warning);
+  core = await createCore({ home: options.home, port: options.port, keyProvider, logger: stderrLogger });
+  process.stdout.write(`listening on ${core.url}\n`);
+  stderrLogger.info('board token', { file: process.env.SERVICE_BOARD_TOKEN ? 'SERVICE_BOARD_TOKEN' : `${options.home}/board-token` });
+  if (stopSignal) {
+    const signal = stopSignal;
+    stopSignal = undefined;
+    stop(signal);
+  }
 }
