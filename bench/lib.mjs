@@ -44,9 +44,7 @@ export function startServer(home, env = {}) {
 
 /** SIGTERM and wait for the exit (graceful: the database is checkpointed). */
 export async function stopServer(server) {
-  // serve.ts prints its listening line before it installs its SIGTERM handler, so a signal sent
-  // right after the line can hit the default action (reported). One answered request proves the
-  // handlers are in place.
+  // One answered request first, so the stop also proves the server was serving.
   const health = await fetch(`${server.url}/api/health`);
   await health.arrayBuffer();
   server.child.kill('SIGTERM');

@@ -14,11 +14,12 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<void> {
   // Signal handlers come first: a signal that arrives while the core boots (or right after the
   // listening line) must still close the database cleanly rather than kill the process.
-  let core: Core | undefined;
+  const running: { core?: Core } = {};
   let stopSignal: string | undefined;
   const stop = (signal: string) => {
     if (stopSignal) return;
     stopSignal = signal;
+    const core = running.core;
     if (!core) return; // finished once the core is up, below
     stderrLogger.info(`${signal}: finishing requests in flight, then closing the database`);
     core.close().then(
@@ -34,7 +35,8 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   const keyProvider = await defaultKeyProvider(options.home);
   if (keyProvider.warning) stderrLogger.warn(keyProvider.warning);
-  core = await createCore({ home: options.home, port: options.port, keyProvider, logger: stderrLogger });
+  const core = await createCore({ home: options.home, port: options.port, keyProvider, logger: stderrLogger });
+  running.core = core;
   process.stdout.write(`listening on ${core.url}\n`);
   stderrLogger.info('board token', { file: process.env.SERVICE_BOARD_TOKEN ? 'SERVICE_BOARD_TOKEN' : `${options.home}/board-token` });
   if (stopSignal) {

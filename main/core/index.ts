@@ -72,6 +72,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       runs: options.runs ?? noActiveRuns,
     };
     const services = createServices(ctx);
+    const orphans = services.assets.sweepOrphans();
+    if (orphans > 0) logger.warn('removed stored files that no record owns (left by an earlier crash)', { count: orphans });
 
     let port = options.port ?? 3100;
     app = await buildServer({

@@ -23,7 +23,7 @@ function encodeRfc5987(value: string): string {
 export function contentDisposition(type: 'inline' | 'attachment', fileName: string): string {
   const ascii = fileName.replace(PLAIN_FILENAME, '_').trim() || 'file';
   const header = `${type}; filename="${ascii}"`;
-  return /^[\x20-\x7e]*$/.test(fileName) && ascii === fileName ? header : `${header}; filename*=UTF-8''${encodeRfc5987(fileName)}`;
+  return ascii === fileName || !fileName ? header : `${header}; filename*=UTF-8''${encodeRfc5987(fileName)}`;
 }
 
 /** Text we accepted only as valid UTF-8, so say so rather than let the client guess a charset. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { assets, type AssetRow } from './schema.js';
@@ -139,6 +139,28 @@ export function createAssetsService(ctx: CoreContext) {
           ctx.logger.error('could not remove a deleted asset file', { assetId: row.id, message: (err as Error).message });
         }
       }
+    },
+
+    /**
+     * Removes files no live row owns: left by a crash between a delete's commit and its unlink,
+     * or between writing an upload and recording it. Run at start, before requests are served.
+     */
+    sweepOrphans(): number {
+      const live = new Set(
+        ctx.db
+          .select({ name: assets.storageName })
+          .from(assets)
+          .where(isNull(assets.deletedAt))
+          .all()
+          .map((r) => r.name),
+      );
+      let removed = 0;
+      for (const name of readdirSync(ctx.paths.attachments)) {
+        if (live.has(name)) continue;
+        unlinkSync(path.join(ctx.paths.attachments, name));
+        removed++;
+      }
+      return removed;
     },
 
     open(row: AssetRow): ReadStream {

@@ -130,9 +130,9 @@ export function createCompaniesService(ctx: CoreContext) {
         const row = requireCompany(tx, actor, companyId);
         if (patch.logoAssetId) {
           const asset = tx.select().from(assets).where(eq(assets.id, patch.logoAssetId)).get();
-          if (!asset || asset.companyId !== companyId || !asset.contentType.startsWith('image/')) {
-            throw badRequest('invalid_logo_asset', 'body.logoAssetId: must be an image asset uploaded to this company', {
-              problems: [{ location: 'body', path: 'body.logoAssetId', message: 'not an image asset of this company' }],
+          if (!asset || asset.companyId !== companyId || asset.kind !== 'logo' || asset.deletedAt) {
+            throw badRequest('invalid_logo_asset', 'body.logoAssetId: must be a logo uploaded to this company', {
+              problems: [{ location: 'body', path: 'body.logoAssetId', message: 'not a logo of this company' }],
             });
           }
         }

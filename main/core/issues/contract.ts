@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../http/common-contract.js';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schema.js';
+import { DocumentSummary, PlanDocument } from './documents/contract.js';
 
 export const IssueStatus = z.enum(ISSUE_STATUSES);
 export const IssuePriority = z.enum(ISSUE_PRIORITIES).describe('critical, high, medium, low; lists sort in this order');
@@ -97,26 +98,13 @@ export const IssuePage = z.object({ items: z.array(Issue), nextCursor: z.string(
 const ProjectRef = z.object({ id: Id, name: z.string(), status: z.string() }).nullable();
 const GoalRef = z.object({ id: Id, title: z.string(), status: z.string() }).nullable();
 
-export const DocumentSummary = z.object({
-  key: z.string(),
-  title: z.string(),
-  format: z.string(),
-  revisionId: z.string(),
-  revisionNumber: z.int(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  bodyBytes: z.int(),
-});
-
 export const IssueDetail = Issue.extend({
   project: ProjectRef,
   goal: GoalRef,
   ancestors: z
     .array(z.object({ id: Id, identifier: z.string(), title: z.string(), status: IssueStatus, project: ProjectRef, goal: GoalRef }))
     .describe('Parent first, then upward'),
-  planDocument: z
-    .object({ key: z.string(), title: z.string(), format: z.string(), body: z.string(), revisionId: z.string(), revisionNumber: z.int(), updatedAt: Timestamp })
-    .nullable(),
+  planDocument: PlanDocument.nullable(),
   documentSummaries: z.array(DocumentSummary),
   legacyPlanDocument: z
     .object({ body: z.string(), source: z.literal('description') })

@@ -1,22 +1,17 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { issues, ISSUE_PRIORITIES, type IssueRow } from './schema.js';
-import { companies } from '../companies/schema.js';
+import { issues, type IssueRow } from './schema.js';
 import type { CreateIssueInput, Issue, IssueDetail, PatchIssueInput } from './contract.js';
 import { toIssue, issueDetail } from './present.js';
 import { requireIssue } from './lookup.js';
 import { assertGoal, assertParent, assertProject, resolveAssignee } from './references.js';
 import { checkStatusChange, RELEASING_STATUSES } from './status-rules.js';
-import { requestWake } from './wake.js';
+import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
-import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
-import { actorRef } from '../http/actor.js';
 import { badRequest, conflict, ServiceError } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
-import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
-
-export const priorityRank = (p: IssueRow['priority']): number => ISSUE_PRIORITIES.indexOf(p);
+import { inTransaction, isoNow, type CoreContext } from '../context.js';
 
 interface Cursor {
   r: number;
@@ -43,13 +38,6 @@ export interface ListIssuesFilter {
   cursor?: string | undefined;
 }
 
-/** Wakes the new assignee, unless it assigned itself. */
-function wakeAssignee(tx: Tx, at: string, actor: Actor, row: IssueRow): void {
-  if (row.assigneeAgentId && !(actor.kind === 'agent' && actor.agentId === row.assigneeAgentId)) {
-    requestWake(tx, at, { companyId: row.companyId, agentId: row.assigneeAgentId, reason: 'assignment', issueId: row.id });
-  }
-}
-
 export function createIssuesService(ctx: CoreContext) {
   return {
     create(actor: Actor, companyId: string, input: CreateIssueInput): Issue {
@@ -64,50 +52,17 @@ export function createIssuesService(ctx: CoreContext) {
         if (input.parentId) assertParent(tx, companyId, null, input.parentId);
         if (input.projectId) assertProject(tx, companyId, input.projectId);
         if (input.goalId) assertGoal(tx, companyId, input.goalId);
-        const at = isoNow(ctx);
-        // The counter update and the insert share the IMMEDIATE transaction: numbers never repeat.
-        const { issueCounter: number } = tx
-          .update(companies)
-          .set({ issueCounter: sql`${companies.issueCounter} + 1` })
-          .where(eq(companies.id, companyId))
-          .returning({ issueCounter: companies.issueCounter })
-          .get()!;
-        const priority = input.priority ?? 'medium';
-        const ref = actorRef(actor);
-        const row = tx
-          .insert(issues)
-          .values({
-            id: newId(),
-            companyId,
-            number,
-            identifier: `${company.issuePrefix}-${number}`,
-            title: input.title,
-            description: input.description ?? '',
-            status,
-            priority,
-            priorityRank: priorityRank(priority),
-            assigneeAgentId: assignee?.id ?? null,
-            parentId: input.parentId ?? null,
-            projectId: input.projectId ?? null,
-            goalId: input.goalId ?? null,
-            billingCode: input.billingCode ?? null,
-            completedAt: status === 'done' ? at : null,
-            cancelledAt: status === 'cancelled' ? at : null,
-            createdByType: ref.actorType,
-            createdById: ref.actorId,
-            createdAt: at,
-            updatedAt: at,
-            lastActivityAt: at,
-          })
-          .returning()
-          .get();
-        wakeAssignee(tx, at, actor, row);
-        recordActivity(tx, at, actor, {
+        const row = insertIssue(tx, isoNow(ctx), actor, {
           companyId,
-          action: 'issue.created',
-          entityType: 'issue',
-          entityId: row.id,
-          summary: `${row.identifier} created: ${row.title}`,
+          title: input.title,
+          description: input.description,
+          status,
+          priority: input.priority ?? 'medium',
+          assigneeAgentId: assignee?.id ?? null,
+          parentId: input.parentId,
+          projectId: input.projectId,
+          goalId: input.goalId,
+          billingCode: input.billingCode,
         });
         return toIssue(row);
       });

@@ -159,3 +159,15 @@ describe('file names', () => {
     expect((await content(w.t, photo.body.id)).headers.get('content-disposition')).toBe('inline; filename="Foto (1)_s.png"');
   });
 });
+
+describe('openapi', () => {
+  it('documents the attachment routes, the field name and the allowlist', async () => {
+    const doc = (await w.t.api('GET', '/api/openapi.json')).body;
+    for (const p of ['/api/companies/{companyId}/issues/{issueId}/attachments', '/api/issues/{issueId}/attachments', '/api/attachments/{attachmentId}/content', '/api/attachments/{attachmentId}']) {
+      expect(Object.keys(doc.paths), p).toContain(p);
+    }
+    const post = doc.paths['/api/companies/{companyId}/issues/{issueId}/attachments'].post;
+    expect(post.summary).toContain('named "file"');
+    expect(post.description).toContain('application/pdf');
+  });
+});

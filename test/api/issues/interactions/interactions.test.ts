@@ -186,4 +186,18 @@ describe('creating interactions', () => {
     expect(a).toMatchObject({ entityType: 'issue', entityId: issue.id, details: { interactionId: created.id, kind: 'ask_user_questions' } });
     expect(JSON.stringify(a)).not.toContain('private-prompt-text');
   });
+
+  it('documents the document and interaction routes in the OpenAPI document', async () => {
+    const doc = (await w.t.api('GET', '/api/openapi.json')).body;
+    for (const p of [
+      '/api/issues/{issueId}/documents',
+      '/api/issues/{issueId}/documents/{key}',
+      '/api/issues/{issueId}/documents/{key}/revisions',
+      '/api/issues/{issueId}/interactions',
+      '/api/issues/{issueId}/interactions/{interactionId}/accept',
+      '/api/issues/{issueId}/interactions/{interactionId}/reject',
+      '/api/issues/{issueId}/interactions/{interactionId}/respond',
+    ]) expect(Object.keys(doc.paths), p).toContain(p);
+    expect(JSON.stringify(doc.paths['/api/issues/{issueId}/interactions'].post.requestBody)).toContain('supersedeOnUserComment');
+  });
 });
