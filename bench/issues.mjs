@@ -58,8 +58,9 @@ db.transaction(() => {
 })();
 db.close();
 
-async function cannon(name, opts) {
-  const r = await autocannon({ url: server.url, connections: 10, duration, headers: board, ...opts });
+async function cannon(name, { method = 'GET', path: urlPath, body, setupRequest }) {
+  const request = { method, path: urlPath, ...(body ? { body } : {}), ...(setupRequest ? { setupRequest } : {}) };
+  const r = await autocannon({ url: server.url, connections: 10, duration, warmup: { connections: 10, duration: 2 }, headers: board, requests: [request] });
   return { name, requestsPerSec: r.requests.average, latencyMs: { p50: r.latency.p50, p99: r.latency.p99 }, non2xx: r.non2xx, errors: r.errors };
 }
 
@@ -100,7 +101,9 @@ await Promise.all(
       await a.arrayBuffer();
       const b = await fetch(`${server.url}/api/issues/${issue}/release`, { method: 'POST', headers });
       await b.arrayBuffer();
-      if (a.status !== 200 || b.status !== 200) refused++;
+      if (a.status !== 200 || b.status !== 200) {
+        if (refused++ === 0) console.error('first refused cycle:', a.status, b.status);
+      }
       cycleLatencies.push(performance.now() - started);
       cycles++;
     }

@@ -51,6 +51,16 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
 
   // Only JSON (and multipart on upload routes) is accepted; a text/plain body is refused, not coerced.
   app.removeContentTypeParser('text/plain');
+  // An action route called with `Content-Type: application/json` and no body (curl -H, many HTTP
+  // clients) means "no body", not malformed JSON. Everything else goes through Fastify's parser,
+  // which keeps its prototype-poisoning protection.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return defaultJson(request, text, done);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null as never);

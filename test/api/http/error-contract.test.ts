@@ -163,3 +163,16 @@ describe('openapi', () => {
     expect(JSON.stringify(create.requestBody)).toContain('budgetMonthlyCents');
   });
 });
+
+describe('bodies of action routes', () => {
+  it('treats an empty JSON body as no body, but still refuses one where a body is required', async () => {
+    const id = (await t.api('POST', '/api/companies', { body: { name: 'Acme' } })).body.id;
+    const paused = await t.api('POST', `/api/companies/${id}/pause`, { raw: '', contentType: 'application/json' });
+    expect(paused.status).toBe(200);
+    const create = await t.api('POST', '/api/companies', { raw: '', contentType: 'application/json' });
+    expect(create.status).toBe(400);
+    expectContract(create.body, 'validation_error');
+    const poisoned = await t.api('POST', '/api/companies', { raw: '{"name":"x","__proto__":{"admin":true}}', contentType: 'application/json' });
+    expect(poisoned.status).toBe(400);
+  });
+});
