@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { timestamp } from '../db/columns.js';
 import { companies } from '../companies/schema.js';
 import { agents } from '../agents/schema.js';
@@ -35,3 +35,26 @@ export const costEvents = sqliteTable(
 );
 
 export const MICRO_CENTS_PER_CENT = 1_000_000;
+
+/**
+ * Budget thresholds crossed, one row per scope, window and threshold: the unique index is what
+ * makes the 80% alert and the 100% stop happen once per month.
+ */
+export const budgetAlerts = sqliteTable(
+  'budget_alerts',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id),
+    /** Null for the company's own budget. */
+    agentId: text('agent_id').references(() => agents.id),
+    scopeKey: text('scope_key').notNull(),
+    windowStart: timestamp('window_start').notNull(),
+    threshold: integer('threshold').notNull(),
+    spentMicroCents: integer('spent_micro_cents').notNull(),
+    budgetCents: integer('budget_cents').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('budget_alerts_once_uq').on(t.scopeKey, t.windowStart, t.threshold)],
+);

@@ -7,3 +7,5 @@ export * from '../goals/schema.js';
 export * from '../activity/schema.js';
 export * from '../costs/schema.js';
 export * from '../issues/schema.js';
+export * from '../secrets/schema.js';
+export * from '../approvals/schema.js';

@@ -131,6 +131,21 @@ CREATE TABLE `activity` (
 CREATE UNIQUE INDEX `activity_id_unique` ON `activity` (`id`);--> statement-breakpoint
 CREATE INDEX `activity_company_seq_idx` ON `activity` (`company_id`,`seq`);--> statement-breakpoint
 CREATE INDEX `activity_entity_idx` ON `activity` (`entity_type`,`entity_id`);--> statement-breakpoint
+CREATE TABLE `budget_alerts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`company_id` text NOT NULL,
+	`agent_id` text,
+	`scope_key` text NOT NULL,
+	`window_start` text NOT NULL,
+	`threshold` integer NOT NULL,
+	`spent_micro_cents` integer NOT NULL,
+	`budget_cents` integer NOT NULL,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `companies`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `budget_alerts_once_uq` ON `budget_alerts` (`scope_key`,`window_start`,`threshold`);--> statement-breakpoint
 CREATE TABLE `cost_events` (
 	`id` text PRIMARY KEY NOT NULL,
 	`company_id` text NOT NULL,
@@ -296,4 +311,95 @@ CREATE TABLE `wake_requests` (
 	FOREIGN KEY (`agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `wake_requests_agent_status_idx` ON `wake_requests` (`agent_id`,`status`,`created_at`);
+CREATE INDEX `wake_requests_agent_status_idx` ON `wake_requests` (`agent_id`,`status`,`created_at`);--> statement-breakpoint
+CREATE TABLE `master_key_state` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`generation` integer NOT NULL,
+	`canary_iv` blob NOT NULL,
+	`canary_ciphertext` blob NOT NULL,
+	`canary_auth_tag` blob NOT NULL,
+	`rotated_at` text
+);
+--> statement-breakpoint
+CREATE TABLE `secret_versions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`secret_id` text NOT NULL,
+	`version` integer NOT NULL,
+	`iv` blob NOT NULL,
+	`ciphertext` blob NOT NULL,
+	`auth_tag` blob NOT NULL,
+	`key_generation` integer NOT NULL,
+	`created_by_type` text NOT NULL,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`secret_id`) REFERENCES `secrets`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `secret_versions_number_uq` ON `secret_versions` (`secret_id`,`version`);--> statement-breakpoint
+CREATE TABLE `secrets` (
+	`id` text PRIMARY KEY NOT NULL,
+	`company_id` text NOT NULL,
+	`name` text NOT NULL,
+	`description` text DEFAULT '' NOT NULL,
+	`latest_version` integer NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`deleted_at` text,
+	FOREIGN KEY (`company_id`) REFERENCES `companies`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `secrets_company_name_uq` ON `secrets` (`company_id`,`name`) WHERE "secrets"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE TABLE `approval_comments` (
+	`id` text PRIMARY KEY NOT NULL,
+	`approval_id` text NOT NULL,
+	`author_type` text NOT NULL,
+	`author_agent_id` text,
+	`body` text NOT NULL,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`approval_id`) REFERENCES `approvals`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`author_agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `approval_comments_approval_idx` ON `approval_comments` (`approval_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `approval_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`approval_id` text NOT NULL,
+	`from_status` text,
+	`to_status` text NOT NULL,
+	`note` text,
+	`payload` text,
+	`actor_type` text NOT NULL,
+	`actor_id` text,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`approval_id`) REFERENCES `approvals`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `approval_events_approval_idx` ON `approval_events` (`approval_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `approval_issues` (
+	`approval_id` text NOT NULL,
+	`issue_id` text NOT NULL,
+	`created_at` text NOT NULL,
+	PRIMARY KEY(`approval_id`, `issue_id`),
+	FOREIGN KEY (`approval_id`) REFERENCES `approvals`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`issue_id`) REFERENCES `issues`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `approval_issues_issue_idx` ON `approval_issues` (`issue_id`);--> statement-breakpoint
+CREATE TABLE `approvals` (
+	`id` text PRIMARY KEY NOT NULL,
+	`company_id` text NOT NULL,
+	`type` text NOT NULL,
+	`status` text NOT NULL,
+	`payload` text NOT NULL,
+	`requested_by_agent_id` text,
+	`hire_agent_id` text,
+	`decision_note` text,
+	`decided_by_type` text,
+	`decided_at` text,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`company_id`) REFERENCES `companies`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`requested_by_agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`hire_agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `approvals_company_status_idx` ON `approvals` (`company_id`,`status`);
