@@ -8,7 +8,7 @@ const electronOnly = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'main/core/db/migrations/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'adapters/*/dist/**', 'node_modules/**', 'coverage/**', 'main/core/db/migrations/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
