@@ -120,11 +120,12 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
   let stopTimer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
-  let child: Started | undefined;
+  // Filled once spawned; `stop` may be called by a timer only after that.
+  const current: { child?: Started } = {};
 
   const stop = () => {
-    if (!child || killTimer) return;
-    const pid = child.pid;
+    const pid = current.child?.pid;
+    if (pid === undefined || killTimer) return;
     killTree(pid, 'SIGTERM');
     killTimer = setTimeout(() => killTree(pid, 'SIGKILL'), graceMs);
   };
@@ -143,7 +144,8 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
   };
 
   if (opts.signal?.aborted) throw new Error('runChildProcess: aborted before start');
-  child = opts.pty ? await startPty(command, opts, env, emit) : startPipes(command, opts, env, emit);
+  const child = opts.pty ? await startPty(command, opts, env, emit) : startPipes(command, opts, env, emit);
+  current.child = child;
   // No pid means the spawn failed (command not found, bad cwd): `done` rejects with the reason.
   if (child.pid <= 0) await child.done;
   opts.onSpawn?.(child.pid);

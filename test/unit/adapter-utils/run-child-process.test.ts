@@ -83,8 +83,8 @@ describe('runChildProcess with pipes', () => {
   it('reports a child killed from outside with its signal', async () => {
     const { result } = await collect('sh', {
       args: ['-c', 'sleep 30'],
-      onSpawn: (pid) => setTimeout(() => process.kill(pid, 'SIGKILL'), 100),
-    } as never);
+      onSpawn: (pid: number) => setTimeout(() => process.kill(pid, 'SIGKILL'), 100),
+    });
     expect(result.signal).toBe('SIGKILL');
     expect(result.exitCode).toBeNull();
     expect(result.timedOut).toBe(false);
