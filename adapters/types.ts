@@ -1,20 +1,14 @@
 import type { z } from 'zod';
+import type { AdapterModel, ServerAdapterModule } from '@service/adapter-utils';
 
-export interface AdapterModel {
-  id: string;
-  label: string;
-}
+export type { AdapterModel };
 
 /**
- * What the core needs to know about an adapter type to create and configure agents: its key,
- * label, models, guidance and the schema its `adapterConfig` must satisfy.
+ * An adapter as the core registers it: the module contract of spec 2.9 plus what the core needs
+ * to create and configure agents of that type (label, and the schema `adapterConfig` must meet).
  */
-export interface AdapterDescriptor {
-  type: string;
+export interface AdapterDescriptor extends ServerAdapterModule {
   label: string;
-  models: AdapterModel[];
-  /** Markdown with use-when / do-not-use-when guidance (spec 2.9). */
-  agentConfigurationDoc: string;
   /** Validates `adapterConfig` on create, patch and rollback. */
   configSchema: z.ZodType<Record<string, unknown>>;
   /** Experimental types need an explicit opt-in to be used. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AdapterDescriptor } from '../types.js';
 import { EnvValue, TimeoutSec } from '../config-values.js';
+import { executeHttp, testHttpEnvironment } from './execute.js';
 
 const HttpUrl = z
   .url()
@@ -25,6 +26,8 @@ export const httpAdapter: AdapterDescriptor = {
   label: 'HTTP webhook',
   models: [],
   configSchema: HttpAdapterConfig,
+  execute: executeHttp,
+  testEnvironment: testHttpEnvironment,
   agentConfigurationDoc: `# http adapter
 
 Sends a webhook to an external agent at every heartbeat: the run context and a run token in a

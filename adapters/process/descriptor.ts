@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AdapterDescriptor } from '../types.js';
 import { AbsolutePath, EnvMap, GraceMs, TimeoutSec } from '../config-values.js';
+import { executeProcess, testProcessEnvironment } from './execute.js';
 
 export const ProcessAdapterConfig = z
   .strictObject({
@@ -12,6 +13,8 @@ export const ProcessAdapterConfig = z
     timeoutSec: TimeoutSec.default(300),
     graceMs: GraceMs.default(10_000),
     promptTemplate: z.string().max(65_536).optional(),
+    /** Run under a pseudo-terminal instead of pipes (stdout and stderr then arrive as one stream). */
+    pty: z.boolean().optional(),
   })
   .meta({ id: 'ProcessAdapterConfig' });
 
@@ -20,6 +23,8 @@ export const processAdapter: AdapterDescriptor = {
   label: 'Process',
   models: [],
   configSchema: ProcessAdapterConfig,
+  execute: executeProcess,
+  testEnvironment: testProcessEnvironment,
   agentConfigurationDoc: `# process adapter
 
 Runs a command on this computer at every heartbeat, with the run's \`SERVICE_*\` environment.
@@ -32,6 +37,7 @@ sessions), or when the agent runs on another machine (use \`http\`).
 
 Configuration: \`command\` (required), \`args\`, \`cwd\` (absolute; default the temp directory),
 \`env\` (values or secret references), \`timeoutSec\` (default 300), \`graceMs\` (default 10000),
-\`promptTemplate\`.
+\`promptTemplate\`, \`pty\` (run under a terminal). The prompt arrives on stdin and in
+\`SERVICE_PROMPT\`.
 `,
 };
