@@ -9,3 +9,4 @@ export * from '../costs/schema.js';
 export * from '../issues/schema.js';
 export * from '../secrets/schema.js';
 export * from '../approvals/schema.js';
+export * from '../heartbeat/schema.js';

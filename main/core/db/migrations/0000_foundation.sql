@@ -402,4 +402,60 @@ CREATE TABLE `approvals` (
 	FOREIGN KEY (`hire_agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `approvals_company_status_idx` ON `approvals` (`company_id`,`status`);
+CREATE INDEX `approvals_company_status_idx` ON `approvals` (`company_id`,`status`);--> statement-breakpoint
+CREATE TABLE `agent_heartbeat_settings` (
+	`agent_id` text PRIMARY KEY NOT NULL,
+	`interval_sec` integer,
+	`enabled` integer DEFAULT false NOT NULL,
+	`skip_when_idle` integer DEFAULT true NOT NULL,
+	`last_scheduled_at` text,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `agent_sessions` (
+	`agent_id` text NOT NULL,
+	`task_key` text NOT NULL,
+	`params` text NOT NULL,
+	`run_id` text,
+	`updated_at` text NOT NULL,
+	PRIMARY KEY(`agent_id`, `task_key`),
+	FOREIGN KEY (`agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `heartbeat_runs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`company_id` text NOT NULL,
+	`agent_id` text NOT NULL,
+	`status` text NOT NULL,
+	`trigger` text NOT NULL,
+	`reasons` text NOT NULL,
+	`task_issue_id` text,
+	`adapter_type` text NOT NULL,
+	`command` text,
+	`pid` integer,
+	`exit_code` integer,
+	`signal` text,
+	`timed_out` integer DEFAULT false NOT NULL,
+	`usage` text,
+	`cost_micro_cents` integer,
+	`session_params` text,
+	`error_code` text,
+	`error_message` text,
+	`transcript_bytes` integer DEFAULT 0 NOT NULL,
+	`cancel_reason` text,
+	`queued_at` text NOT NULL,
+	`started_at` text,
+	`finished_at` text,
+	FOREIGN KEY (`company_id`) REFERENCES `companies`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `heartbeat_runs_company_idx` ON `heartbeat_runs` (`company_id`,`queued_at`);--> statement-breakpoint
+CREATE INDEX `heartbeat_runs_agent_idx` ON `heartbeat_runs` (`agent_id`,`status`);--> statement-breakpoint
+CREATE INDEX `heartbeat_runs_status_idx` ON `heartbeat_runs` (`status`);--> statement-breakpoint
+CREATE TABLE `instance_settings` (
+	`key` text PRIMARY KEY NOT NULL,
+	`value` text NOT NULL,
+	`updated_at` text NOT NULL
+);
