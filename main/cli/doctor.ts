@@ -4,7 +4,7 @@ import { openDatabase } from '../core/db/connection.js';
 import { schemaStatus, type SchemaStatus } from '../core/db/migrate.js';
 import { homePaths } from '../core/context.js';
 import { VERSION } from '../core/package-root.js';
-import { keychainAvailable, fileKeyProvider, keychainKeyProvider } from '../core/secrets/master-key.js';
+import { defaultKeyProvider } from '../core/secrets/master-key.js';
 import { BOARD_TOKEN_FILE } from '../core/auth/board-token.js';
 
 export interface DoctorReport {
@@ -37,8 +37,8 @@ export async function doctor(home: string): Promise<DoctorReport> {
       integrity = `failed: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
-  const probe = await keychainAvailable(home);
-  const provider = probe.ok ? keychainKeyProvider(home) : fileKeyProvider(home);
+  // The same choice `serve` makes, so doctor reports the store the server really uses.
+  const provider = await defaultKeyProvider(home);
   const tokenPath = path.join(home, BOARD_TOKEN_FILE);
   const tokenExists = existsSync(tokenPath);
   const mode = tokenExists ? (statSync(tokenPath).mode & 0o777).toString(8).padStart(4, '0') : null;
@@ -50,7 +50,7 @@ export async function doctor(home: string): Promise<DoctorReport> {
     keyProvider: {
       kind: provider.kind,
       description: provider.describe(),
-      warning: probe.ok ? null : `${provider.warning} (keychain: ${probe.reason})`,
+      warning: provider.warning,
     },
     boardTokenFile: { path: tokenPath, exists: tokenExists, mode, ok: tokenOk },
     ok: (integrity === null || integrity === 'ok') && tokenOk && !(schema?.newerThanBuild ?? false),

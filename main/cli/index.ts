@@ -4,6 +4,7 @@ import { VERSION } from '../core/package-root.js';
 import { resolveHome } from './home.js';
 import { serve } from './serve.js';
 import { doctor, formatDoctor } from './doctor.js';
+import { registerSecretsCommands } from './secrets.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -34,6 +35,8 @@ program
     process.stdout.write((opts.json ? JSON.stringify(report, null, 2) : formatDoctor(report)) + '\n');
     process.exitCode = report.ok ? 0 : 1;
   });
+
+registerSecretsCommands(program, () => resolveHome(program.opts<{ home?: string }>().home));
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`headcount: ${err instanceof Error ? err.message : String(err)}\n`);

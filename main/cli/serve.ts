@@ -34,7 +34,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 
   const keyProvider = await defaultKeyProvider(options.home);
-  if (keyProvider.warning) stderrLogger.warn(keyProvider.warning);
   const core = await createCore({ home: options.home, port: options.port, keyProvider, logger: stderrLogger });
   running.core = core;
   process.stdout.write(`listening on ${core.url}\n`);

@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import type { AdapterRegistry } from '../../adapters/registry.js';
 import type { EventBus } from './events/bus.js';
 import type { RunLookup } from './heartbeat/run-lookup.js';
+import type { MasterKeyProvider } from './secrets/master-key.js';
 
 /** A transaction handle, usable wherever the database handle is. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -37,6 +38,8 @@ export interface CoreContext {
   adapters: AdapterRegistry;
   events: EventBus;
   runs: RunLookup;
+  /** Where the master key of secrets lives (secrets/master-key.ts). */
+  keyProvider: MasterKeyProvider;
 }
 
 interface PendingEvent {

@@ -5,11 +5,13 @@ import { applyMigrations, type MigrationResult } from './db/migrate.js';
 import { systemClock, type Clock } from './clock.js';
 import { stderrLogger, type Logger } from './logger.js';
 import { homePaths, type CoreContext } from './context.js';
-import { createServices, type Services } from './services.js';
+import { createServices, RUN_TOKEN_GRACE_SEC, type Services } from './services.js';
+import { RunTokens } from './heartbeat/run-token.js';
+import { verifyRunToken } from './heartbeat/verify-run-token.js';
 import { buildServer } from './http/server.js';
 import { resolveBoardToken } from './auth/board-token.js';
 import { createBuiltinRegistry, type AdapterRegistry } from '../../adapters/registry.js';
-import type { MasterKeyProvider } from './secrets/master-key.js';
+import { defaultKeyProvider, type MasterKeyProvider } from './secrets/master-key.js';
 import type { ZodApp } from './http/types.js';
 import { EventBus } from './events/bus.js';
 import { trackConnections } from './http/connections.js';
@@ -22,6 +24,7 @@ export interface CoreOptions {
   port?: number;
   /** Board token; default SERVICE_BOARD_TOKEN, else the token file in the home. */
   boardToken?: string;
+  /** Master key store; default: the OS keychain, else a 0600 key file (with a warning). */
   keyProvider?: MasterKeyProvider;
   clock?: Clock;
   logger?: Logger;
@@ -31,6 +34,8 @@ export interface CoreOptions {
   extraOrigins?: readonly string[];
   /** Which heartbeat runs are active; supplied by the heartbeat engine. */
   runs?: RunLookup;
+  /** Start the heartbeat engine (default true); tests of other areas may leave it off. */
+  heartbeats?: boolean;
   /** How long close() lets requests in flight finish before cutting connections. Default 10 s. */
   closeGraceMs?: number;
 }
@@ -43,7 +48,7 @@ export interface Core {
   app: ZodApp;
   database: DatabaseHandle;
   migration: MigrationResult;
-  keyProvider: MasterKeyProvider | null;
+  keyProvider: MasterKeyProvider;
   /** Stops accepting requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -70,13 +75,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       adapters: options.adapters ?? createBuiltinRegistry(),
       events: new EventBus(),
       runs: options.runs ?? noActiveRuns,
+      keyProvider: options.keyProvider ?? (await defaultKeyProvider(paths.home)),
     };
-    const services = createServices(ctx);
+    let port = options.port ?? 3100;
+    const tokens = new RunTokens();
+    const services = createServices(ctx, { apiUrl: () => `http://127.0.0.1:${port}`, tokens });
+    // The engine knows which runs are active (checkout adoption); tests may pass their own view.
+    if (!options.runs) ctx.runs = services.engine;
+    // Before listening: finishes an interrupted key rotation, or refuses a key that cannot open the secrets.
+    await services.secrets.start();
     const orphans = services.assets.sweepOrphans();
     if (orphans > 0) logger.warn('removed stored files that no record owns (left by an earlier crash)', { count: orphans });
 
-    let port = options.port ?? 3100;
     app = await buildServer({
+      runTokens: (token) => verifyRunToken(ctx, tokens, token, RUN_TOKEN_GRACE_SEC),
       services,
       boardToken,
       logger,
@@ -87,6 +99,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     await app.listen({ host: '127.0.0.1', port });
     port = (app.server.address() as AddressInfo).port;
     const server = app;
+    if (options.heartbeats !== false) services.engine.start();
 
     let closing: Promise<void> | undefined;
     return {
@@ -97,9 +110,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       app: server,
       database,
       migration,
-      keyProvider: options.keyProvider ?? null,
+      keyProvider: ctx.keyProvider,
       close() {
         closing ??= (async () => {
+          // Runs are cancelled (their process trees killed) and recorded before the API goes away.
+          await services.engine.stop();
           const closed = server.close();
           connections.closeIdle();
           // Requests in flight get a grace period to finish; then every socket is cut.

@@ -1,15 +1,21 @@
 import type { AdapterRegistry } from '../../../adapters/registry.js';
 import { badRequest } from '../errors.js';
 import { fieldProblems, validationError } from '../http/error-contract.js';
+import type { Queryable } from '../context.js';
+import { assertSecretRefs } from '../secrets/refs.js';
 
 /**
  * Checks `adapterConfig` against the adapter type's schema and returns it with defaults applied,
- * so the stored configuration (and every revision) says exactly what will run.
+ * so the stored configuration (and every revision) says exactly what will run. With `db` and
+ * `companyId`, every secret reference in it must name a live secret of that company and an
+ * existing version (400 `invalid_secret_ref`); every caller that saves a configuration passes them.
  */
 export function validateAdapterConfig(
   registry: AdapterRegistry,
   adapterType: string,
   config: Record<string, unknown>,
+  db: Queryable,
+  companyId: string,
 ): Record<string, unknown> {
   const adapter = registry.get(adapterType);
   if (!adapter) {
@@ -32,5 +38,6 @@ export function validateAdapterConfig(
       ),
     );
   }
+  assertSecretRefs(db, companyId, parsed.data);
   return parsed.data;
 }

@@ -14,6 +14,8 @@ import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 import { changedFields } from '../patch.js';
+import { cancelRuns, reconcileAgentBudget, settleBudgetPause, settleBudgetPauses, type RunCancellation } from '../costs/budget-rules.js';
+import { budgetStop } from '../costs/budget-check.js';
 
 /** Loads an agent the actor may see; a foreign agent is "not found" like a missing one. */
 export function requireAgent(db: Queryable, actor: Actor, agentId: string): AgentRow {
@@ -29,8 +31,8 @@ function reportsToProblem(message: string, code = 'invalid_reports_to') {
   });
 }
 
-/** The manager must be a living agent of the same company, and the chain must not loop. */
-function assertValidManager(db: Queryable, companyId: string, agentId: string | null, managerId: string): void {
+/** The manager must be a living agent of the same company, and the chain must not loop (also used by hire resubmissions). */
+export function assertValidManager(db: Queryable, companyId: string, agentId: string | null, managerId: string): void {
   if (managerId === agentId) throw reportsToProblem('an agent cannot report to itself', 'reports_to_cycle');
   let current: string | null = managerId;
   const seen = new Set<string>();
@@ -67,7 +69,7 @@ export function createAgentsService(ctx: CoreContext) {
   function insertAgent(tx: Tx, actor: Actor, companyId: string, input: NewAgentRecord): AgentRow {
     const company = requireCompany(tx, actor, companyId);
     if (company.status === 'archived') throw conflict('company_archived', 'Unarchive the company before adding agents');
-    const adapterConfig = validateAdapterConfig(ctx.adapters, input.adapterType, input.adapterConfig ?? {});
+    const adapterConfig = validateAdapterConfig(ctx.adapters, input.adapterType, input.adapterConfig ?? {}, tx, companyId);
     if (input.reportsTo) assertValidManager(tx, companyId, null, input.reportsTo);
     assertNameFree(tx, companyId, input.name);
     let urlKey = input.urlKey;
@@ -130,6 +132,10 @@ export function createAgentsService(ctx: CoreContext) {
         changes = { status: 'paused', pauseReason: 'manual' };
       } else {
         if (row.status !== 'paused') return presentAgent(tx, row, now());
+        // Resuming never overrides the agent's own budget: raise it first (which resumes a budget
+        // pause by itself). A company budget stop does not block resume; budgetStop() holds runs.
+        const stop = budgetStop(tx, row.companyId, agentId, now());
+        if (stop?.scope === 'agent') throw conflict('budget_exceeded', `${stop.reason}; raise its budget to resume it`);
         changes = { status: 'idle', pauseReason: null };
       }
       const updated = tx
@@ -154,6 +160,7 @@ export function createAgentsService(ctx: CoreContext) {
 
     list(actor: Actor, companyId: string): Agent[] {
       requireCompany(ctx.db, actor, companyId);
+      settleBudgetPauses(ctx, companyId);
       const rows = ctx.db
         .select()
         .from(agents)
@@ -164,12 +171,12 @@ export function createAgentsService(ctx: CoreContext) {
     },
 
     get(actor: Actor, agentId: string): Agent {
-      return presentAgent(ctx.db, requireAgent(ctx.db, actor, agentId), now());
+      return presentAgent(ctx.db, settleBudgetPause(ctx, requireAgent(ctx.db, actor, agentId)), now());
     },
 
     me(actor: Actor): Agent {
       if (actor.kind !== 'agent') throw forbidden('GET /api/agents/me needs an agent credential; the board token is not an agent', 'not_an_agent');
-      return presentAgent(ctx.db, requireAgent(ctx.db, actor, actor.agentId), now());
+      return presentAgent(ctx.db, settleBudgetPause(ctx, requireAgent(ctx.db, actor, actor.agentId)), now());
     },
 
     create(actor: Actor, companyId: string, input: CreateAgentInput): Agent {
@@ -179,7 +186,8 @@ export function createAgentsService(ctx: CoreContext) {
     },
 
     patch(actor: Actor, agentId: string, patch: PatchAgentInput): Agent {
-      return inTransaction(ctx, (tx) => {
+      const cancellations: RunCancellation[] = [];
+      const result = inTransaction(ctx, (tx) => {
         const row = requireAgent(tx, actor, agentId);
         if (actor.kind === 'agent') {
           if (actor.agentId !== agentId) throw forbidden("An agent may not change another agent's configuration", 'not_own_agent');
@@ -207,7 +215,7 @@ export function createAgentsService(ctx: CoreContext) {
         let configChanged = false;
         if (patch.adapterType !== undefined || patch.adapterConfig !== undefined) {
           const type = patch.adapterType ?? row.adapterType;
-          const config = validateAdapterConfig(ctx.adapters, type, patch.adapterConfig ?? row.adapterConfig);
+          const config = validateAdapterConfig(ctx.adapters, type, patch.adapterConfig ?? row.adapterConfig, tx, row.companyId);
           // Only what really changed is listed in the activity record's fields.
           if (type !== row.adapterType) changes.adapterType = type;
           if (canonicalJson(config) !== canonicalJson(row.adapterConfig)) changes.adapterConfig = config;
@@ -243,8 +251,14 @@ export function createAgentsService(ctx: CoreContext) {
               : {}),
           },
         });
-        return presentAgent(tx, updated, now());
+        if (changes.budgetMonthlyCents === undefined) return presentAgent(tx, updated, now());
+        // A budget at or below this month's spend pauses the agent; one above it lifts a budget pause.
+        const cancellation = reconcileAgentBudget(tx, at, now(), agentId);
+        if (cancellation) cancellations.push(cancellation);
+        return presentAgent(tx, requireAgent(tx, actor, agentId), now());
       });
+      cancelRuns(ctx, cancellations);
+      return result;
     },
 
     pause: (actor: Actor, agentId: string) => transition(actor, agentId, 'pause'),
@@ -265,7 +279,7 @@ export function createAgentsService(ctx: CoreContext) {
         const revision = findConfigRevision(tx, agentId, revisionId);
         if (!revision) throw notFound('Configuration revision');
         // The old configuration must still be valid today (adapter installed, schema unchanged).
-        const config = validateAdapterConfig(ctx.adapters, revision.adapterType, revision.adapterConfig);
+        const config = validateAdapterConfig(ctx.adapters, revision.adapterType, revision.adapterConfig, tx, row.companyId);
         const at = isoNow(ctx);
         const updated = tx
           .update(agents)

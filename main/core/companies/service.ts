@@ -10,6 +10,7 @@ import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { changedFields } from '../patch.js';
 import { uniqueIssuePrefix } from './issue-prefix.js';
+import { cancelRuns, reconcileCompanyBudget, type RunCancellation } from '../costs/budget-rules.js';
 
 export const assetContentUrl = (assetId: string): string => `/api/assets/${assetId}/content`;
 
@@ -126,7 +127,8 @@ export function createCompaniesService(ctx: CoreContext) {
 
     patch(actor: Actor, companyId: string, patch: CompanyPatch): Company {
       assertBoard(actor, 'change a company');
-      return inTransaction(ctx, (tx) => {
+      const cancellations: RunCancellation[] = [];
+      const result = inTransaction(ctx, (tx) => {
         const row = requireCompany(tx, actor, companyId);
         if (patch.logoAssetId) {
           const asset = tx.select().from(assets).where(eq(assets.id, patch.logoAssetId)).get();
@@ -159,8 +161,15 @@ export function createCompaniesService(ctx: CoreContext) {
               : {}),
           },
         });
+        // Lowering the budget to this month's spend or below stops the company like a cost event
+        // would; raising it needs nothing, since budgetStop() reads the budget every time.
+        if (changes.budgetMonthlyCents !== undefined) {
+          cancellations.push(...reconcileCompanyBudget(tx, at, ctx.clock.now(), companyId, row.budgetMonthlyCents));
+        }
         return toCompany(updated);
       });
+      cancelRuns(ctx, cancellations);
+      return result;
     },
 
     archive: (actor: Actor, id: string) => setStatus(actor, id, 'archived', ['active', 'paused'], 'archive'),

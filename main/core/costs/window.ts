@@ -1,6 +1,25 @@
+/** A budget window: [start, end) as ISO timestamps, which sort and compare as text in SQLite. */
+export interface MonthWindow {
+  /** `YYYY-MM` */
+  month: string;
+  start: string;
+  end: string;
+}
+
 /** The budget window: the calendar month in UTC containing `now` (spec 8). */
-export function monthWindow(now: Date): { start: string; end: string } {
+export function monthWindow(now: Date): MonthWindow {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start: start.toISOString(), end: end.toISOString() };
+  return { month: start.toISOString().slice(0, 7), start: start.toISOString(), end: end.toISOString() };
 }
+
+/** `YYYY-MM`, months 01 to 12, years from 1970: the `month` query of the cost reports. */
+export const MONTH_PATTERN = /^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])$/;
+
+/** The window of a `YYYY-MM` month (already validated against MONTH_PATTERN). */
+export function windowOfMonth(month: string): MonthWindow {
+  const [year, mon] = month.split('-').map(Number) as [number, number];
+  return monthWindow(new Date(Date.UTC(year, mon - 1, 1)));
+}
+
+export const inWindow = (iso: string, w: MonthWindow): boolean => iso >= w.start && iso < w.end;

@@ -9,7 +9,7 @@ import { VERSION } from '../package-root.js';
 import { ServiceError } from '../errors.js';
 import { sendError, toErrorResponse } from './error-contract.js';
 import { allowedOrigins, isAllowedHost, isAllowedOrigin } from './host-guard.js';
-import { createAuthenticator } from './auth.js';
+import { createAuthenticator, type RunTokenCheck } from './auth.js';
 import type { ZodApp } from './types.js';
 import { MAX_UPLOAD_BYTES } from '../assets/service.js';
 import { companiesRoutes } from '../companies/routes.js';
@@ -17,12 +17,16 @@ import { agentsRoutes } from '../agents/routes.js';
 import { assetsRoutes } from '../assets/routes.js';
 import { attachmentsRoutes } from '../issues/attachments/routes.js';
 import { projectsRoutes } from '../projects/routes.js';
+import { costsRoutes } from '../costs/routes.js';
 import { goalsRoutes } from '../goals/routes.js';
 import { activityRoutes } from '../activity/routes.js';
 import { eventsRoutes } from '../events/routes.js';
 import { issuesRoutes } from '../issues/routes.js';
+import { heartbeatRoutes } from '../heartbeat/routes.js';
 import { issueDocumentsRoutes } from '../issues/documents/routes.js';
 import { issueInteractionsRoutes } from '../issues/interactions/routes.js';
+import { secretsRoutes } from '../secrets/routes.js';
+import { approvalsRoutes } from '../approvals/routes.js';
 
 /** JSON bodies above this are refused with 413; uploads have their own limit. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -35,6 +39,8 @@ export interface ServerOptions {
   port: () => number;
   /** Extra browser origins allowed to call the API (for example a renderer dev server). */
   extraOrigins?: readonly string[];
+  /** Verifies heartbeat run tokens (the engine's). */
+  runTokens?: RunTokenCheck;
 }
 
 export async function buildServer(options: ServerOptions): Promise<ZodApp> {
@@ -85,7 +91,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     transformObject: jsonSchemaTransformObject,
   });
 
-  const authenticator = createAuthenticator(options.boardToken, services.agentKeys);
+  const authenticator = createAuthenticator(options.boardToken, services.agentKeys, options.runTokens);
   const origins = () => allowedOrigins(options.port(), options.extraOrigins);
 
   let closing = false;
@@ -106,7 +112,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     }
     if (closing) throw new ServiceError(503, 'shutting_down', 'The server is shutting down; retry once it is back');
     if (request.routeOptions.config?.public) return;
-    request.actor = authenticator.authenticate(request);
+    request.actor = await authenticator.authenticate(request);
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -126,7 +132,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     handler: async () => ({ status: 'ok' as const, version: VERSION }),
   });
 
-  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes]) {
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, secretsRoutes, heartbeatRoutes]) {
     register(app, services);
   }
 

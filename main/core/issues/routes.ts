@@ -6,6 +6,7 @@ import { CompanyIdParams, EmptyBody } from '../http/common-contract.js';
 import { ServiceError, badRequest } from '../errors.js';
 import { CheckoutBody, Comment, CreateCommentBody, CreateIssueBody, Issue, IssueDetail, IssuePage, ListIssuesQuery, PatchIssueBody } from './contract.js';
 import { IssueIdParams } from './params.js';
+import type { Services } from '../services.js';
 
 const tags = ['issues'];
 const RUN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -14,12 +15,18 @@ const RUN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * The run id of a heartbeat comes only from `X-Service-Run-Id` (spec 4.7 rule 1). A run token
  * already names its run; a header that disagrees with it is refused.
  */
-export function runIdOf(req: FastifyRequest): string | null {
+export function runIdOf(req: FastifyRequest, s?: Services): string | null {
   const header = req.headers['x-service-run-id'];
   const value = Array.isArray(header) ? header[0] : header;
   if (value !== undefined && !RUN_ID.test(value)) throw badRequest('invalid_run_id', 'headers.x-service-run-id: must be 1-128 letters, digits or ._:-');
   const tokenRun = req.actor.kind === 'agent' ? req.actor.runId : null;
   if (tokenRun && value !== undefined && value !== tokenRun) throw new ServiceError(403, 'run_id_mismatch', 'X-Service-Run-Id does not match the run of this token');
+  // With a long-lived agent key the header must name an active run of that same agent.
+  if (value !== undefined && !tokenRun && req.actor.kind === 'agent' && s) {
+    if (s.ctx.runs.activeRunAgent(value) !== req.actor.agentId) {
+      throw new ServiceError(403, 'run_not_active', 'X-Service-Run-Id must name an active heartbeat run of this agent');
+    }
+  }
   return value ?? tokenRun ?? null;
 }
 
@@ -48,7 +55,7 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
   app.patch('/api/issues/:issueId', {
     schema: { tags, params: IssueIdParams, headers: RunHeader, body: PatchIssueBody, response: { 200: Issue, ...errorResponses } },
     handler: (req) => {
-      runIdOf(req);
+      runIdOf(req, s);
       return s.issues.patch(req.actor, req.params.issueId, req.body);
     },
   });
@@ -62,7 +69,7 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
       body: CheckoutBodyNoRunId,
       response: { 200: Issue, ...errorResponses },
     },
-    handler: (req) => s.checkout.checkout(req.actor, req.params.issueId, { agentId: req.body.agentId, expectedStatuses: req.body.expectedStatuses, runId: runIdOf(req) }),
+    handler: (req) => s.checkout.checkout(req.actor, req.params.issueId, { agentId: req.body.agentId, expectedStatuses: req.body.expectedStatuses, runId: runIdOf(req, s) }),
   });
 
   app.post('/api/issues/:issueId/release', {

@@ -138,6 +138,10 @@ describe('create agent (board)', () => {
   });
 
   it('accepts a secret reference as an env value and fills in version latest', async () => {
+    // A real secret with three versions: references are checked against the company's secrets.
+    const created = await t.api('POST', `/api/companies/${company}/secrets`, { body: { name: 'API_TOKEN', value: 'v1' } });
+    for (const value of ['v2', 'v3']) await t.api('PATCH', `/api/secrets/${created.body.id}`, { body: { value } });
+    const SECRET_ID = created.body.id;
     const ref = { type: 'secret_ref', secretId: SECRET_ID, version: 'latest' };
     const res = await post(company, {
       name: 'Ada',

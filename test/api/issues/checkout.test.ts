@@ -7,7 +7,13 @@ let t: TestCore;
 let companyId: string;
 let agents: { id: string; key: string }[];
 const activeRuns = new Set<string>();
-const runs: RunLookup = { isActive: (id) => activeRuns.has(id) };
+/** Runs the test pretends the engine knows: `run-<agent index>-...` style ids map to their agent. */
+const runAgents = new Map<string, string>();
+const runs: RunLookup = {
+  isActive: (id) => activeRuns.has(id),
+  activeRunAgent: (id) => runAgents.get(id) ?? null,
+  cancelRunsOf: () => {},
+};
 
 async function hire(n: number) {
   const out: { id: string; key: string }[] = [];
@@ -19,8 +25,15 @@ async function hire(n: number) {
   return out;
 }
 
+/** Checkout as an agent; the run id is registered as that agent's, as the engine would know it. */
+function claim(on: TestCore, issue: string, who: { id: string; key: string }, body: Record<string, unknown>, runId?: string) {
+  if (runId) runAgents.set(runId, who.id);
+  return checkout(on, issue, who.key, body, runId);
+}
+
 beforeEach(async () => {
   activeRuns.clear();
+  runAgents.clear();
   t = await startCore({ runs });
   companyId = await createCompany(t);
   agents = [];
@@ -33,11 +46,11 @@ describe('checkout', () => {
   it('claims, assigns, starts and is idempotent for the owner', async () => {
     const [a] = await hire(1);
     const issue = await createIssue(t, companyId, { status: 'todo' });
-    const first = await checkout(t, issue.id, a!.key, { expectedStatuses: ['todo'] }, 'run-1');
+    const first = await claim(t, issue.id, a!, { expectedStatuses: ['todo'] }, 'run-1');
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ status: 'in_progress', assigneeAgentId: a!.id, checkoutAgentId: a!.id, checkoutRunId: 'run-1' });
     expect(first.body.started_at).toEqual(expect.any(String));
-    const again = await checkout(t, issue.id, a!.key, { expectedStatuses: ['todo'] }, 'run-1');
+    const again = await claim(t, issue.id, a!, { expectedStatuses: ['todo'] }, 'run-1');
     expect(again.status).toBe(200);
     expect(again.body.checkedOutAt).toBe(first.body.checkedOutAt);
     expect(rows(t, "SELECT count(*) AS n FROM activity WHERE action = 'issue.checked_out'")[0].n).toBe(1);
@@ -46,9 +59,9 @@ describe('checkout', () => {
   it('refuses another agent with a 409 that names the owner and says not to retry', async () => {
     const [a, b] = await hire(2);
     const issue = await createIssue(t, companyId, { status: 'todo' });
-    await checkout(t, issue.id, a!.key, { expectedStatuses: ['todo'] }, 'run-a');
+    await claim(t, issue.id, a!, { expectedStatuses: ['todo'] }, 'run-a');
     const before = t.snapshot();
-    const lost = await checkout(t, issue.id, b!.key, { expectedStatuses: ['todo', 'in_progress'] }, 'run-b');
+    const lost = await claim(t, issue.id, b!, { expectedStatuses: ['todo', 'in_progress'] }, 'run-b');
     expect(lost.status).toBe(409);
     expect(lost.body.code).toBe('checkout_conflict');
     expect(lost.body.error).toMatch(/Do not retry/);
@@ -61,15 +74,15 @@ describe('checkout', () => {
     const issue = await createIssue(t, companyId, { status: 'backlog' });
     const other = await createAgent(t, companyId, { name: 'Other' });
     const before = t.snapshot();
-    const wrong = await checkout(t, issue.id, a!.key, { expectedStatuses: ['todo'] });
+    const wrong = await claim(t, issue.id, a!, { expectedStatuses: ['todo'] });
     expect(wrong.status).toBe(409);
     expect(wrong.body).toMatchObject({ code: 'unexpected_status', details: { status: 'backlog', retry: false } });
-    const body = await checkout(t, issue.id, a!.key, { expectedStatuses: ['backlog'], runId: 'r' });
+    const body = await claim(t, issue.id, a!, { expectedStatuses: ['backlog'], runId: 'r' });
     expect(body.status).toBe(400);
     expect(body.body.error).toMatch(/^body\.runId: .*X-Service-Run-Id/);
-    const terminal = await checkout(t, issue.id, a!.key, { expectedStatuses: ['done'] });
+    const terminal = await claim(t, issue.id, a!, { expectedStatuses: ['done'] });
     expect(terminal.status).toBe(400);
-    const forOther = await checkout(t, issue.id, a!.key, { agentId: other.id, expectedStatuses: ['backlog'] });
+    const forOther = await claim(t, issue.id, a!, { agentId: other.id, expectedStatuses: ['backlog'] });
     expect(forOther.status).toBe(403);
     const boardWithoutAgent = await t.api('POST', `/api/issues/${issue.id}/checkout`, { body: { expectedStatuses: ['backlog'] } });
     expect(boardWithoutAgent.status).toBe(400);
@@ -80,14 +93,14 @@ describe('checkout', () => {
     const [a] = await hire(1);
     const issue = await createIssue(t, companyId, { status: 'todo' });
     activeRuns.add('run-1');
-    await checkout(t, issue.id, a!.key, { expectedStatuses: ['todo'] }, 'run-1');
-    const whileActive = await checkout(t, issue.id, a!.key, { expectedStatuses: ['in_progress'] }, 'run-2');
+    await claim(t, issue.id, a!, { expectedStatuses: ['todo'] }, 'run-1');
+    const whileActive = await claim(t, issue.id, a!, { expectedStatuses: ['in_progress'] }, 'run-2');
     expect(whileActive.status).toBe(409);
     activeRuns.delete('run-1');
-    const withoutInProgress = await checkout(t, issue.id, a!.key, { expectedStatuses: ['todo'] }, 'run-2');
+    const withoutInProgress = await claim(t, issue.id, a!, { expectedStatuses: ['todo'] }, 'run-2');
     expect(withoutInProgress.status).toBe(409);
     expect(withoutInProgress.body.error).toMatch(/in_progress/);
-    const adopted = await checkout(t, issue.id, a!.key, { expectedStatuses: ['in_progress'] }, 'run-2');
+    const adopted = await claim(t, issue.id, a!, { expectedStatuses: ['in_progress'] }, 'run-2');
     expect(adopted.status).toBe(200);
     expect(adopted.body.checkoutRunId).toBe('run-2');
     expect(rows(t, "SELECT action FROM activity WHERE action LIKE 'issue.checkout%'").map((r) => r.action)).toEqual(['issue.checkout_adopted']);
@@ -97,7 +110,7 @@ describe('checkout', () => {
     const [a, b] = await hire(2);
     const issue = await createIssue(t, companyId, { status: 'todo', assigneeAgentId: a!.id });
     expect((await t.api('PATCH', `/api/issues/${issue.id}`, { token: a!.key, body: { status: 'in_progress' } })).status).toBe(409);
-    await checkout(t, issue.id, a!.key, { expectedStatuses: ['todo'] });
+    await claim(t, issue.id, a!, { expectedStatuses: ['todo'] });
     expect((await t.api('PATCH', `/api/issues/${issue.id}`, { token: b!.key, body: { status: 'blocked' } })).body.code).toBe('checked_out_by_another');
     const blocked = await t.api('PATCH', `/api/issues/${issue.id}`, { token: a!.key, body: { status: 'blocked' } });
     expect(blocked.body).toMatchObject({ status: 'blocked', checkoutAgentId: a!.id });
@@ -113,7 +126,7 @@ describe('checkout', () => {
   it('done ends the checkout', async () => {
     const [a] = await hire(1);
     const issue = await createIssue(t, companyId, { status: 'todo' });
-    await checkout(t, issue.id, a!.key, { expectedStatuses: ['todo'] });
+    await claim(t, issue.id, a!, { expectedStatuses: ['todo'] });
     const done = await t.api('PATCH', `/api/issues/${issue.id}`, { token: a!.key, body: { status: 'done' } });
     expect(done.body).toMatchObject({ status: 'done', checkoutAgentId: null, checkoutRunId: null });
   });
@@ -124,7 +137,7 @@ describe('checkout under concurrency (real database file)', () => {
     const racers = await hire(20);
     for (let round = 0; round < 50; round++) {
       const issue = await createIssue(t, companyId, { status: 'todo', title: `race ${round}` });
-      const results = await Promise.all(racers.map((r, i) => checkout(t, issue.id, r.key, { expectedStatuses: ['todo'] }, `run-${round}-${i}`)));
+      const results = await Promise.all(racers.map((r, i) => claim(t, issue.id, r!, { expectedStatuses: ['todo'] }, `run-${round}-${i}`)));
       const wins = results.filter((r) => r.status === 200);
       expect(wins).toHaveLength(1);
       expect(results.filter((r) => r.status === 409 && r.body.code === 'checkout_conflict')).toHaveLength(19);
@@ -144,7 +157,7 @@ describe('checkout under concurrency (real database file)', () => {
         [0, 1, 2].map((k) => {
           const issue = issues[(i * 7 + k * 13) % issues.length]!;
           const server = (i + k) % 2 === 0 ? t : second;
-          return checkout(server, issue.id, r.key, { expectedStatuses: ['todo'] }, `run-${i}-${k}`).then((res) => ({ res, agent: r.id, issue: issue.id }));
+          return claim(server, issue.id, r, { expectedStatuses: ['todo'] }, `run-${i}-${k}`).then((res) => ({ res, agent: r.id, issue: issue.id }));
         }),
       );
       const results = await Promise.all(attempts);

@@ -1,0 +1,80 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { approvalComments, approvalIssues } from './schema.js';
+import type { ApprovalComment } from './contract.js';
+import { approvalLabel, requireApproval } from './records.js';
+import { issues } from '../issues/schema.js';
+import type { Issue } from '../issues/contract.js';
+import { toIssue } from '../issues/present.js';
+import { newId } from '../ids.js';
+import type { Actor } from '../http/actor.js';
+import { recordActivity } from '../activity/service.js';
+import { inTransaction, isoNow, type CoreContext } from '../context.js';
+
+type CommentRow = typeof approvalComments.$inferSelect;
+
+const toComment = (row: CommentRow): ApprovalComment => ({
+  id: row.id,
+  approvalId: row.approvalId,
+  authorType: row.authorType,
+  authorAgentId: row.authorAgentId,
+  body: row.body,
+  createdAt: row.createdAt,
+});
+
+/** The discussion around an approval, and the issues it is linked to. Readable and writable by the board and the company's agents. */
+export function createApprovalCommentsService(ctx: CoreContext) {
+  return {
+    /** Oldest first, like an issue thread. */
+    list(actor: Actor, approvalId: string): ApprovalComment[] {
+      const approval = requireApproval(ctx.db, actor, approvalId);
+      return ctx.db
+        .select()
+        .from(approvalComments)
+        .where(eq(approvalComments.approvalId, approval.id))
+        .orderBy(asc(approvalComments.createdAt), sql`rowid`)
+        .all()
+        .map(toComment);
+    },
+
+    create(actor: Actor, approvalId: string, body: string): ApprovalComment {
+      return inTransaction(ctx, (tx) => {
+        const approval = requireApproval(tx, actor, approvalId);
+        const at = isoNow(ctx);
+        const row = tx
+          .insert(approvalComments)
+          .values({
+            id: newId(),
+            approvalId: approval.id,
+            authorType: actor.kind,
+            authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
+            body,
+            createdAt: at,
+          })
+          .returning()
+          .get();
+        recordActivity(tx, at, actor, {
+          companyId: approval.companyId,
+          action: 'approval.commented',
+          entityType: 'approval',
+          entityId: approval.id,
+          summary: `Comment on approval: ${approvalLabel(approval)}`,
+          details: { commentId: row.id },
+        });
+        return toComment(row);
+      });
+    },
+
+    /** Linked issues in the order they were linked (the order of `issueIds`), in the issue response shape. */
+    issues(actor: Actor, approvalId: string): Issue[] {
+      const approval = requireApproval(ctx.db, actor, approvalId);
+      return ctx.db
+        .select({ issue: issues })
+        .from(approvalIssues)
+        .innerJoin(issues, eq(issues.id, approvalIssues.issueId))
+        .where(eq(approvalIssues.approvalId, approval.id))
+        .orderBy(asc(approvalIssues.createdAt), sql`approval_issues.rowid`)
+        .all()
+        .map((r) => toIssue(r.issue));
+    },
+  };
+}

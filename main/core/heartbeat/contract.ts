@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { Id, Timestamp } from '../http/common-contract.js';
+import { RUN_STATUSES } from './schema.js';
+
+export const RunStatus = z.enum(RUN_STATUSES).describe('queued -> running -> succeeded | failed | timed_out | cancelled | lost');
+
+export const HeartbeatRun = z
+  .object({
+    id: Id,
+    companyId: Id,
+    agentId: Id,
+    status: RunStatus,
+    trigger: z.string(),
+    reasons: z.array(z.object({ reason: z.string(), wakeRequestId: z.string().nullable(), issueId: z.string().nullable() })),
+    taskIssueId: Id.nullable(),
+    adapterType: z.string(),
+    command: z.string().nullable().describe('Command line, secret values redacted'),
+    pid: z.int().nullable(),
+    exitCode: z.int().nullable(),
+    signal: z.string().nullable(),
+    timedOut: z.boolean(),
+    usage: z.record(z.string(), z.unknown()).nullable(),
+    sessionParams: z.record(z.string(), z.unknown()).nullable(),
+    errorCode: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    transcriptBytes: z.int(),
+    cancelReason: z.string().nullable(),
+    queuedAt: Timestamp,
+    startedAt: Timestamp.nullable(),
+    finishedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'HeartbeatRun' });
+
+export const RunLogPage = z
+  .object({
+    records: z.array(z.object({ stream: z.enum(['stdout', 'stderr']), at: z.number(), data: z.string() })),
+    nextOffset: z.int().describe('Pass as ?offset= to read on'),
+    size: z.int(),
+    done: z.boolean().describe('The run has finished and everything is read'),
+  })
+  .meta({ id: 'RunLogPage' });
+
+export const ListRunsQuery = z.strictObject({
+  agentId: Id.optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export const HeartbeatSettings = z
+  .object({
+    intervalSec: z.int().min(1).max(7 * 24 * 3600).nullable(),
+    enabled: z.boolean(),
+    skipWhenIdle: z.boolean(),
+  })
+  .meta({ id: 'HeartbeatSettings' });
+
+export const PutHeartbeatSettingsBody = z.strictObject({
+  intervalSec: z.int().min(1).max(7 * 24 * 3600).nullable().optional(),
+  enabled: z.boolean().optional(),
+  skipWhenIdle: z.boolean().optional(),
+});

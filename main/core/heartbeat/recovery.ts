@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { and, eq, inArray } from 'drizzle-orm';
+import { heartbeatRuns } from './schema.js';
+import { agents } from '../agents/schema.js';
+import { killTree } from '@service/adapter-utils';
+import { recordActivity } from '../activity/service.js';
+import { inTransaction, type CoreContext } from '../context.js';
+
+/**
+ * Is `pid` still the process of this run? After a restart the pid may belong to something else;
+ * on Linux the run id in its environment proves it. Elsewhere we cannot check and do not kill.
+ */
+function stillOurs(pid: number, runId: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`SERVICE_RUN_ID=${runId}`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * At start: runs a previous process left `running` become `lost` (their process groups are killed
+ * if still alive), queued ones `cancelled`; agents left `running` go back to idle. Checkouts held by
+ * those runs become adoptable, since their runs are no longer active.
+ */
+export function recoverRuns(ctx: CoreContext): void {
+  const stale = ctx.db.select().from(heartbeatRuns).where(inArray(heartbeatRuns.status, ['queued', 'running'])).all();
+  if (stale.length === 0) return;
+  const at = ctx.clock.now().toISOString();
+  for (const run of stale) if (run.status === 'running' && run.pid && stillOurs(run.pid, run.id)) killTree(run.pid, 'SIGKILL');
+  inTransaction(ctx, (tx) => {
+    for (const run of stale) {
+      const lost = run.status === 'running';
+      tx.update(heartbeatRuns)
+        .set({ status: lost ? 'lost' : 'cancelled', finishedAt: at, errorCode: lost ? 'server_restarted' : null, cancelReason: lost ? null : 'server restarted' })
+        .where(eq(heartbeatRuns.id, run.id))
+        .run();
+      tx.update(agents).set({ status: 'idle', updatedAt: at }).where(and(eq(agents.id, run.agentId), eq(agents.status, 'running'))).run();
+      if (lost) {
+        recordActivity(tx, at, 'system', {
+          companyId: run.companyId,
+          action: 'run.lost',
+          entityType: 'heartbeat_run',
+          entityId: run.id,
+          summary: 'Heartbeat lost: the server stopped while it ran',
+          details: { agentId: run.agentId },
+        });
+      }
+    }
+  });
+  ctx.logger.warn('recovered runs left by the previous process', { count: stale.length });
+}

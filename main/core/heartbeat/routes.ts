@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { RouteRegistrar } from '../http/types.js';
+import { errorResponses } from '../http/types.js';
+import { CompanyIdParams, Id } from '../http/common-contract.js';
+import { AgentIdParams } from '../agents/contract.js';
+import { HeartbeatRun, HeartbeatSettings, ListRunsQuery, PutHeartbeatSettingsBody, RunLogPage } from './contract.js';
+
+const tags = ['heartbeats'];
+const RunIdParams = z.strictObject({ runId: Id });
+
+export const heartbeatRoutes: RouteRegistrar = (app, s) => {
+  app.post('/api/agents/:agentId/heartbeat/invoke', {
+    schema: {
+      tags,
+      summary: 'Start a heartbeat now (coalesces with one already running); 409 when the agent may not run',
+      params: AgentIdParams,
+      body: z.strictObject({ issueId: Id.optional().describe('Focus the run on this issue') }).nullish(),
+      response: { 202: z.object({ wakeRequestId: Id }), ...errorResponses },
+    },
+    handler: async (req, reply) => reply.code(202).send(s.runs.invoke(req.actor, req.params.agentId, req.body?.issueId)),
+  });
+
+  app.get('/api/companies/:companyId/heartbeat-runs', {
+    schema: { tags, summary: 'Runs, newest first', params: CompanyIdParams, querystring: ListRunsQuery, response: { 200: z.object({ items: z.array(HeartbeatRun), nextCursor: z.string().nullable() }), ...errorResponses } },
+    handler: (req) => s.runs.list(req.actor, req.params.companyId, req.query),
+  });
+
+  app.get('/api/heartbeat-runs/:runId', {
+    schema: { tags, params: RunIdParams, response: { 200: HeartbeatRun, ...errorResponses } },
+    handler: (req) => s.runs.get(req.actor, req.params.runId),
+  });
+
+  app.get('/api/heartbeat-runs/:runId/log', {
+    schema: {
+      tags,
+      summary: 'Transcript records from a byte offset; follow live ones on the event stream (run.log)',
+      params: RunIdParams,
+      querystring: z.strictObject({ offset: z.coerce.number().int().min(0).default(0) }),
+      response: { 200: RunLogPage, ...errorResponses },
+    },
+    handler: (req) => s.runs.log(req.actor, req.params.runId, req.query.offset),
+  });
+
+  app.post('/api/heartbeat-runs/:runId/cancel', {
+    schema: { tags, summary: 'Stop the run: its whole process tree is killed', params: RunIdParams, body: z.strictObject({}).nullish(), response: { 200: HeartbeatRun, ...errorResponses } },
+    handler: (req) => s.runs.cancel(req.actor, req.params.runId),
+  });
+
+  app.get('/api/agents/:agentId/heartbeat-settings', {
+    schema: { tags, params: AgentIdParams, response: { 200: HeartbeatSettings, ...errorResponses } },
+    handler: (req) => s.runs.settings(req.actor, req.params.agentId),
+  });
+
+  app.put('/api/agents/:agentId/heartbeat-settings', {
+    schema: { tags, summary: 'Schedule (board)', params: AgentIdParams, body: PutHeartbeatSettingsBody, response: { 200: HeartbeatSettings, ...errorResponses } },
+    handler: (req) => s.runs.putSettings(req.actor, req.params.agentId, req.body),
+  });
+};

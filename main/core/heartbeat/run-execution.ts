@@ -1,0 +1,158 @@
+import { mkdirSync } from 'node:fs';
+import { and, eq, isNull } from 'drizzle-orm';
+import { DEFAULT_PROMPT, renderTemplate, type ExecutionResult } from '@service/adapter-utils';
+import { heartbeatRuns, agentSessions, type HeartbeatRunRow, type RunStatus } from './schema.js';
+import { agents } from '../agents/schema.js';
+import { issues, issueMentions } from '../issues/schema.js';
+import { TranscriptWriter, transcriptPath } from './transcript.js';
+import { StreamRedactor, redact } from './redact.js';
+import type { RunTokens } from './run-token.js';
+import { recordActivity } from '../activity/service.js';
+import { inTransaction, type CoreContext } from '../context.js';
+import type { Actor } from '../http/actor.js';
+import type { ResolvedEnv } from '../secrets/resolve.js';
+
+export interface RunDeps {
+  ctx: CoreContext;
+  tokens: RunTokens;
+  apiUrl: () => string;
+  resolveEnv: (companyId: string, env: Record<string, unknown> | undefined) => Promise<ResolvedEnv>;
+  /** Records the run's cost once, as a cost event of the agent. */
+  recordCost: (actor: Actor, companyId: string, input: { agentId: string; provider: string; model: string; inputTokens: number; outputTokens: number; costCents: number; runId: string; issueId?: string }) => void;
+  /** Grace after a run ends during which its token still works (late API calls of the CLI). */
+  tokenGraceSec: number;
+}
+
+/** Terminal status from what the adapter reported: exit 0 with an error result is a failure. */
+export function finalStatus(result: ExecutionResult, cancelled: boolean): RunStatus {
+  if (cancelled) return 'cancelled';
+  if (result.timedOut) return 'timed_out';
+  return result.exitCode === 0 && !result.errorCode ? 'succeeded' : 'failed';
+}
+
+/**
+ * Executes one run that is already `running` in the database: resolves its environment and
+ * prompt, streams redacted output to the transcript and the event stream, then records the
+ * outcome, usage, cost and session, and puts the agent back to idle (or error).
+ */
+export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: AbortController): Promise<void> {
+  const { ctx } = deps;
+  const agent = ctx.db.select().from(agents).where(eq(agents.id, run.agentId)).get()!;
+  const adapter = ctx.adapters.get(run.adapterType);
+  mkdirSync(ctx.paths.runs, { recursive: true, mode: 0o700 });
+  const writer = new TranscriptWriter(transcriptPath(ctx.paths.runs, run.id));
+  let secretValues: string[] = [];
+  const redactors = { stdout: new StreamRedactor([]), stderr: new StreamRedactor([]) };
+  const emit = (stream: 'stdout' | 'stderr', text: string) => {
+    if (!text) return;
+    const { offset, nextOffset } = writer.append({ stream, at: Date.now(), data: text });
+    ctx.events.publish(run.companyId, 'run.log', { runId: run.id, agentId: run.agentId, stream, offset, nextOffset, data: text });
+  };
+  let result: ExecutionResult = { exitCode: null, timedOut: false };
+  const meta: Record<string, unknown> = {};
+  try {
+    if (!adapter) throw Object.assign(new Error(`No adapter of type "${run.adapterType}" is installed`), { code: 'adapter_missing' });
+    const config = { ...agent.adapterConfig };
+    const resolved = await deps.resolveEnv(run.companyId, config.env as Record<string, unknown> | undefined);
+    secretValues = resolved.secretValues;
+    redactors.stdout = new StreamRedactor(secretValues);
+    redactors.stderr = new StreamRedactor(secretValues);
+    if (config.headers) config.headers = (await deps.resolveEnv(run.companyId, config.headers as Record<string, unknown>)).env;
+    const task = run.taskIssueId ? ctx.db.select().from(issues).where(eq(issues.id, run.taskIssueId)).get() : undefined;
+    const session = ctx.db
+      .select()
+      .from(agentSessions)
+      .where(and(eq(agentSessions.agentId, agent.id), eq(agentSessions.taskKey, run.taskIssueId ?? '')))
+      .get();
+    const maxLifetime = Number(config.timeoutSec ?? 300) + Number(config.graceMs ?? 10_000) / 1000 + deps.tokenGraceSec;
+    const token = await deps.tokens.issue({ agentId: agent.id, companyId: agent.companyId, runId: run.id }, maxLifetime);
+    const prompt = renderTemplate(typeof config.promptTemplate === 'string' ? config.promptTemplate : DEFAULT_PROMPT, {
+      agentId: agent.id,
+      agentName: agent.name,
+      companyId: agent.companyId,
+      runId: run.id,
+      taskId: task?.identifier ?? '',
+      taskTitle: task?.title ?? '',
+    });
+    // The mentions this run is told about are delivered: later schedules need not wake for them.
+    ctx.db.update(issueMentions).set({ readAt: ctx.clock.now().toISOString() }).where(and(eq(issueMentions.agentId, agent.id), isNull(issueMentions.readAt))).run();
+    result = await adapter.execute({
+      config,
+      agent: { id: agent.id, name: agent.name, companyId: agent.companyId, role: agent.role, title: agent.title },
+      runtime: { apiUrl: deps.apiUrl(), apiKey: token, env: resolved.env, sessionParams: session?.params ?? null, prompt, wakeReason: run.trigger },
+      context: { taskId: task?.identifier ?? null, taskTitle: task?.title ?? null },
+      runId: run.id,
+      signal: abort.signal,
+      onLog: (stream, chunk) => emit(stream, redactors[stream].push(chunk)),
+      onMeta: (m) => {
+        Object.assign(meta, m);
+        if (typeof m.pid === 'number') ctx.db.update(heartbeatRuns).set({ pid: m.pid }).where(eq(heartbeatRuns.id, run.id)).run();
+      },
+    });
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    result = { exitCode: null, timedOut: false, errorCode: typeof code === 'string' ? code : 'execution_error', errorMessage: err instanceof Error ? err.message : String(err) };
+  } finally {
+    emit('stdout', redactors.stdout.end());
+    emit('stderr', redactors.stderr.end());
+    writer.close();
+  }
+  finishRun(deps, run, agent.id, result, meta, abort.signal.aborted, writer.size, secretValues);
+}
+
+export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, result: ExecutionResult, meta: Record<string, unknown>, cancelled: boolean, bytes: number, secrets: string[]) {
+  const { ctx } = deps;
+  const status = finalStatus(result, cancelled);
+  const at = ctx.clock.now().toISOString();
+  const command = meta.command ? redact([meta.command, ...((meta.args as string[] | undefined) ?? [])].join(' '), secrets) : null;
+  inTransaction(ctx, (tx) => {
+    tx.update(heartbeatRuns)
+      .set({
+        status,
+        exitCode: result.exitCode,
+        signal: result.signal ?? null,
+        timedOut: result.timedOut,
+        command,
+        usage: result.usage ? { ...result.usage } : null,
+        sessionParams: result.sessionParams ?? null,
+        errorCode: result.errorCode ?? (status === 'failed' && result.exitCode !== 0 ? 'nonzero_exit' : null),
+        errorMessage: result.errorMessage ? redact(result.errorMessage, secrets) : null,
+        transcriptBytes: bytes,
+        finishedAt: at,
+      })
+      .where(eq(heartbeatRuns.id, run.id))
+      .run();
+    if (result.sessionParams !== undefined) {
+      const taskKey = run.taskIssueId ?? '';
+      if (result.sessionParams === null) {
+        tx.delete(agentSessions).where(and(eq(agentSessions.agentId, agentId), eq(agentSessions.taskKey, taskKey))).run();
+      } else {
+        tx.insert(agentSessions)
+          .values({ agentId, taskKey, params: result.sessionParams, runId: run.id, updatedAt: at })
+          .onConflictDoUpdate({ target: [agentSessions.agentId, agentSessions.taskKey], set: { params: result.sessionParams, runId: run.id, updatedAt: at } })
+          .run();
+      }
+    }
+    // The agent's status follows its runs, unless the board or the budget changed it meanwhile.
+    const agent = tx.select({ status: agents.status }).from(agents).where(eq(agents.id, agentId)).get();
+    if (agent?.status === 'running') {
+      tx.update(agents).set({ status: status === 'succeeded' || status === 'cancelled' ? 'idle' : 'error', updatedAt: at }).where(eq(agents.id, agentId)).run();
+    }
+    recordActivity(tx, at, 'system', {
+      companyId: run.companyId,
+      action: `run.${status}`,
+      entityType: 'heartbeat_run',
+      entityId: run.id,
+      summary: `Heartbeat ${status}${result.errorCode ? ` (${result.errorCode})` : ''}`,
+      details: { agentId, exitCode: result.exitCode, signal: result.signal ?? null },
+    });
+  });
+  if (result.usage) {
+    const actor: Actor = { kind: 'agent', agentId, companyId: run.companyId, keyId: null, runId: run.id };
+    try {
+      deps.recordCost(actor, run.companyId, { agentId, ...result.usage, runId: run.id, ...(run.taskIssueId ? { issueId: run.taskIssueId } : {}) });
+    } catch (err) {
+      ctx.logger.error('could not record the cost of a run', { runId: run.id, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}

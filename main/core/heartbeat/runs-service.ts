@@ -1,0 +1,107 @@
+import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { heartbeatRuns, agentHeartbeatSettings, type HeartbeatRunRow } from './schema.js';
+import { readTranscript, transcriptPath } from './transcript.js';
+import type { HeartbeatEngine } from './engine.js';
+import { requireAgent } from '../agents/service.js';
+import { requireCompany } from '../companies/service.js';
+import { requestWake } from '../issues/wake.js';
+import type { Actor } from '../http/actor.js';
+import { assertBoard, assertRecordAccess } from '../access.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { recordActivity } from '../activity/service.js';
+import { whyNotRunnable } from './eligibility.js';
+import { inTransaction, isoNow, type CoreContext } from '../context.js';
+
+export const toRun = ({ ...row }: HeartbeatRunRow) => row;
+
+function requireRun(ctx: CoreContext, actor: Actor, runId: string): HeartbeatRunRow {
+  const row = ctx.db.select().from(heartbeatRuns).where(eq(heartbeatRuns.id, runId)).get();
+  if (!row) throw notFound('Run');
+  assertRecordAccess(actor, row.companyId, 'Run');
+  return row;
+}
+
+export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
+  return {
+    /**
+     * A manual heartbeat: always runs (no idle skip) unless the agent may not run at all, which
+     * is a 409 saying why. Wakes during a run coalesce into one follow-up run.
+     */
+    invoke(actor: Actor, agentId: string, issueId?: string): { wakeRequestId: string } {
+      const id = inTransaction(ctx, (tx) => {
+        const agent = requireAgent(tx, actor, agentId);
+        if (actor.kind === 'agent' && actor.agentId !== agentId) throw forbidden('An agent may invoke only its own heartbeat', 'not_own_agent');
+        const blocked = whyNotRunnable(tx, agent, ctx.clock.now());
+        if (blocked) throw conflict('agent_not_runnable', `This heartbeat cannot start: ${blocked}`);
+        const at = isoNow(ctx);
+        const wakeId = requestWake(tx, at, { companyId: agent.companyId, agentId, reason: 'manual', issueId: issueId ?? null });
+        recordActivity(tx, at, actor, { companyId: agent.companyId, action: 'heartbeat.invoked', entityType: 'agent', entityId: agentId, summary: `Heartbeat of "${agent.name}" requested` });
+        return wakeId;
+      });
+      engine.poke();
+      return { wakeRequestId: id };
+    },
+
+    list(actor: Actor, companyId: string, q: { agentId?: string | undefined; status?: HeartbeatRunRow['status'] | undefined; limit: number; cursor?: string | undefined }) {
+      requireCompany(ctx.db, actor, companyId);
+      const where: SQL[] = [eq(heartbeatRuns.companyId, companyId)];
+      if (q.agentId) where.push(eq(heartbeatRuns.agentId, q.agentId));
+      if (q.status) where.push(eq(heartbeatRuns.status, q.status));
+      if (q.cursor) {
+        const [t, id] = Buffer.from(q.cursor, 'base64url').toString('utf8').split('|');
+        if (!t || !id) throw badRequest('invalid_cursor', 'query.cursor: not a cursor from this list');
+        where.push(or(lt(heartbeatRuns.queuedAt, t), and(eq(heartbeatRuns.queuedAt, t), lt(heartbeatRuns.id, id)))!);
+      }
+      const rows = ctx.db.select().from(heartbeatRuns).where(and(...where)).orderBy(desc(heartbeatRuns.queuedAt), desc(heartbeatRuns.id)).limit(q.limit + 1).all();
+      const items = rows.slice(0, q.limit);
+      const last = items[items.length - 1];
+      return { items: items.map(toRun), nextCursor: rows.length > q.limit && last ? Buffer.from(`${last.queuedAt}|${last.id}`).toString('base64url') : null };
+    },
+
+    get: (actor: Actor, runId: string) => toRun(requireRun(ctx, actor, runId)),
+
+    log(actor: Actor, runId: string, offset: number) {
+      const run = requireRun(ctx, actor, runId);
+      const page = readTranscript(transcriptPath(ctx.paths.runs, run.id), offset);
+      const finished = !['queued', 'running'].includes(run.status);
+      return { ...page, done: finished && page.nextOffset >= page.size };
+    },
+
+    cancel(actor: Actor, runId: string) {
+      const run = requireRun(ctx, actor, runId);
+      if (actor.kind === 'agent' && actor.agentId !== run.agentId) throw forbidden('An agent may cancel only its own runs', 'not_own_agent');
+      if (!['queued', 'running'].includes(run.status)) throw conflict('run_finished', `This run already ended (${run.status})`);
+      engine.cancelRun(run.id, actor.kind === 'board' ? 'cancelled by the board' : 'cancelled by the agent');
+      return toRun(requireRun(ctx, actor, runId));
+    },
+
+    settings(actor: Actor, agentId: string) {
+      requireAgent(ctx.db, actor, agentId);
+      const row = ctx.db.select().from(agentHeartbeatSettings).where(eq(agentHeartbeatSettings.agentId, agentId)).get();
+      return { intervalSec: row?.intervalSec ?? null, enabled: row?.enabled ?? false, skipWhenIdle: row?.skipWhenIdle ?? true };
+    },
+
+    putSettings(actor: Actor, agentId: string, input: { intervalSec?: number | null | undefined; enabled?: boolean | undefined; skipWhenIdle?: boolean | undefined }) {
+      assertBoard(actor, 'change heartbeat schedules');
+      inTransaction(ctx, (tx) => {
+        const agent = requireAgent(tx, actor, agentId);
+        const at = isoNow(ctx);
+        const current = tx.select().from(agentHeartbeatSettings).where(eq(agentHeartbeatSettings.agentId, agentId)).get();
+        const next = {
+          intervalSec: input.intervalSec !== undefined ? input.intervalSec : (current?.intervalSec ?? null),
+          enabled: input.enabled ?? current?.enabled ?? false,
+          skipWhenIdle: input.skipWhenIdle ?? current?.skipWhenIdle ?? true,
+        };
+        if (next.enabled && !next.intervalSec) throw badRequest('interval_required', 'body.intervalSec: an enabled schedule needs an interval');
+        tx.insert(agentHeartbeatSettings)
+          .values({ agentId, ...next, updatedAt: at })
+          .onConflictDoUpdate({ target: agentHeartbeatSettings.agentId, set: { ...next, updatedAt: at } })
+          .run();
+        recordActivity(tx, at, actor, { companyId: agent.companyId, action: 'heartbeat.schedule_updated', entityType: 'agent', entityId: agentId, summary: `Heartbeat schedule of "${agent.name}" ${next.enabled ? `every ${next.intervalSec} s` : 'off'}` });
+      });
+      engine.poke();
+      return this.settings(actor, agentId);
+    },
+  };
+}
+
