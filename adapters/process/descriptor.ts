@@ -12,6 +12,8 @@ export const ProcessAdapterConfig = z
     env: EnvMap.optional(),
     timeoutSec: TimeoutSec.default(300),
     graceMs: GraceMs.default(10_000),
+    /** Fails the run when it prints nothing for this long; off when absent. */
+    idleTimeoutSec: TimeoutSec.optional(),
     promptTemplate: z.string().max(65_536).optional(),
     /** Run under a pseudo-terminal instead of pipes (stdout and stderr then arrive as one stream). */
     pty: z.boolean().optional(),
@@ -37,7 +39,7 @@ sessions), or when the agent runs on another machine (use \`http\`).
 
 Configuration: \`command\` (required), \`args\`, \`cwd\` (absolute; default the temp directory),
 \`env\` (values or secret references), \`timeoutSec\` (default 300), \`graceMs\` (default 10000),
-\`promptTemplate\`, \`pty\` (run under a terminal). The prompt arrives on stdin and in
+\`promptTemplate\`, \`pty\` (run under a terminal), \`idleTimeoutSec\` (fail a run silent that long). The prompt arrives on stdin and in
 \`SERVICE_PROMPT\`.
 `,
 };

@@ -64,11 +64,15 @@ export async function executeProcess(ctx: ExecutionContext): Promise<ExecutionRe
     timeout: asNumber(ctx.config.timeoutSec, 300) * 1000,
     graceMs: asNumber(ctx.config.graceMs, 10_000),
     pty: ctx.config.pty === true,
+    ...(ctx.config.idleTimeoutSec ? { idleTimeout: asNumber(ctx.config.idleTimeoutSec, 0) * 1000 } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     onStdout: (chunk) => ctx.onLog('stdout', chunk),
     onStderr: (chunk) => ctx.onLog('stderr', chunk),
     onSpawn: (pid) => ctx.onMeta({ pid }),
   });
+  if (result.idleTimedOut) {
+    return { exitCode: result.exitCode, signal: result.signal, timedOut: false, errorCode: 'idle_timeout', errorMessage: `No output for ${asNumber(ctx.config.idleTimeoutSec, 0)} s` };
+  }
   return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut };
 }
 

@@ -112,3 +112,11 @@ describe('http adapter', () => {
     expect(result.ok).toBe(false);
   });
 });
+
+describe('process adapter idle timeout', () => {
+  it('fails a run that prints nothing for idleTimeoutSec', async () => {
+    const config = processAdapter.configSchema.parse({ command: 'sh', args: ['-c', 'echo start; sleep 30'], idleTimeoutSec: 1, graceMs: 200 });
+    const result = await processAdapter.execute(context(config).ctx);
+    expect(result).toMatchObject({ errorCode: 'idle_timeout', timedOut: false });
+  });
+});
