@@ -5,6 +5,8 @@ import { resolveHome } from './home.js';
 import { serve } from './serve.js';
 import { doctor, formatDoctor } from './doctor.js';
 import { registerSecretsCommands } from './secrets.js';
+import { registerHeartbeatCommands } from './heartbeat.js';
+import { registerDemoCommand } from './demo.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -37,6 +39,8 @@ program
   });
 
 registerSecretsCommands(program, () => resolveHome(program.opts<{ home?: string }>().home));
+registerHeartbeatCommands(program, () => resolveHome(program.opts<{ home?: string }>().home));
+registerDemoCommand(program, () => resolveHome(program.opts<{ home?: string }>().home));
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`headcount: ${err instanceof Error ? err.message : String(err)}\n`);

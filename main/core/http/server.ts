@@ -23,6 +23,7 @@ import { activityRoutes } from '../activity/routes.js';
 import { eventsRoutes } from '../events/routes.js';
 import { issuesRoutes } from '../issues/routes.js';
 import { heartbeatRoutes } from '../heartbeat/routes.js';
+import { skillRoutes } from '../heartbeat/skill-routes.js';
 import { issueDocumentsRoutes } from '../issues/documents/routes.js';
 import { issueInteractionsRoutes } from '../issues/interactions/routes.js';
 import { secretsRoutes } from '../secrets/routes.js';
@@ -132,7 +133,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     handler: async () => ({ status: 'ok' as const, version: VERSION }),
   });
 
-  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, secretsRoutes, heartbeatRoutes]) {
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, secretsRoutes, heartbeatRoutes, skillRoutes]) {
     register(app, services);
   }
 

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { RouteRegistrar } from '../http/types.js';
+import { errorResponses } from '../http/types.js';
+import { PACKAGE_ROOT } from '../package-root.js';
+
+/**
+ * The heartbeat skill: a markdown guide any agent CLI can follow. dist/ holds no .md files, so it
+ * is read from the package root (the source tree, or the packaged app, which ships it).
+ */
+export const SKILL_FILE = path.join(PACKAGE_ROOT, 'main', 'core', 'heartbeat', 'skill.md');
+
+let cached: string | undefined;
+export const heartbeatSkill = (): string => (cached ??= readFileSync(SKILL_FILE, 'utf8'));
+
+export const skillRoutes: RouteRegistrar = (app) => {
+  app.get('/api/skills/heartbeat', {
+    schema: {
+      tags: ['heartbeats'],
+      summary: 'The heartbeat skill (text/markdown): how an agent works with this API in one heartbeat',
+      response: { 200: z.string().describe('Markdown'), ...errorResponses },
+    },
+    handler: async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(heartbeatSkill()),
+  });
+};
