@@ -154,6 +154,8 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
     stop();
   };
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // A cancel that arrived while the process was being started (the PTY import is async) counts too.
+  if (opts.signal?.aborted) onAbort();
   if (opts.timeout && opts.timeout > 0) {
     stopTimer = setTimeout(() => {
       timedOut = true;

@@ -109,6 +109,13 @@ export function createAgentsService(ctx: CoreContext) {
 
   function transition(actor: Actor, agentId: string, action: 'pause' | 'resume' | 'terminate'): Agent {
     assertBoard(actor, `${action} agents`);
+    const agent = applyTransition(actor, agentId, action);
+    // Pausing or terminating stops the heartbeat that is running now (after the change committed).
+    if (action !== 'resume' && (agent.status === 'paused' || agent.status === 'terminated')) ctx.runs.cancelRunsOf(agentId, action === 'pause' ? 'paused' : 'terminated');
+    return agent;
+  }
+
+  function applyTransition(actor: Actor, agentId: string, action: 'pause' | 'resume' | 'terminate'): Agent {
     return inTransaction(ctx, (tx) => {
       const row = requireAgent(tx, actor, agentId);
       const at = isoNow(ctx);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { and, eq, inArray } from 'drizzle-orm';
 import { heartbeatRuns } from './schema.js';
 import { agents } from '../agents/schema.js';
@@ -20,6 +20,34 @@ function stillOurs(pid: number, runId: string): boolean {
 }
 
 /**
+ * Live processes whose environment names one of these runs (Linux only). A run's agent process may
+ * have died with the server (a write to the closed pipe) while its descendants live on: they are
+ * no longer reachable through the recorded pid, but they still carry `SERVICE_RUN_ID`.
+ */
+function processesOfRuns(runIds: ReadonlySet<string>): number[] {
+  if (process.platform !== 'linux' || runIds.size === 0) return [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of entries) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    if (environ.split('\0').some((v) => v.startsWith('SERVICE_RUN_ID=') && runIds.has(v.slice('SERVICE_RUN_ID='.length)))) found.push(pid);
+  }
+  return found;
+}
+
+/**
  * At start: runs a previous process left `running` become `lost` (their process groups are killed
  * if still alive), queued ones `cancelled`; agents left `running` go back to idle. Checkouts held by
  * those runs become adoptable, since their runs are no longer active.
@@ -29,6 +57,14 @@ export function recoverRuns(ctx: CoreContext): void {
   if (stale.length === 0) return;
   const at = ctx.clock.now().toISOString();
   for (const run of stale) if (run.status === 'running' && run.pid && stillOurs(run.pid, run.id)) killTree(run.pid, 'SIGKILL');
+  // Orphans whose group leader is already gone: swept by the run id in their environment.
+  for (const pid of processesOfRuns(new Set(stale.filter((r) => r.status === 'running').map((r) => r.id)))) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   inTransaction(ctx, (tx) => {
     for (const run of stale) {
       const lost = run.status === 'running';

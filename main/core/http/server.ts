@@ -114,6 +114,11 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     if (closing) throw new ServiceError(503, 'shutting_down', 'The server is shutting down; retry once it is back');
     if (request.routeOptions.config?.public) return;
     request.actor = await authenticator.authenticate(request);
+    // A run token names its run; a header naming another run is refused on every route.
+    const header = request.headers['x-service-run-id'];
+    if (request.actor.kind === 'agent' && request.actor.runId && typeof header === 'string' && header !== request.actor.runId) {
+      throw new ServiceError(403, 'run_id_mismatch', 'X-Service-Run-Id does not match the run of this token');
+    }
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestCore } from '../../helpers/core.js';
 
@@ -33,4 +34,101 @@ export async function readLog(t: TestCore, runId: string): Promise<{ stream: str
     if (page.body.nextOffset === offset) return records;
     offset = page.body.nextOffset;
   }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls one run until the predicate holds (default: it has ended). */
+export async function waitForRunId(t: TestCore, runId: string, predicate: (run: any) => boolean = (r) => !['queued', 'running'].includes(r.status), timeoutMs = 15_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = (await t.api('GET', `/api/heartbeat-runs/${runId}`)).body;
+    if (predicate(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} did not match: ${JSON.stringify(run)}`);
+    await sleep(25);
+  }
+}
+
+/** Polls until `check` returns a value other than undefined. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** The process state letter from /proc/<pid>/stat, or null when the process is gone. */
+export function procState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Waits up to `timeoutMs` for a process to be gone or a zombie; returns its last state. */
+export async function waitGone(pid: number, timeoutMs = 2000): Promise<string | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = procState(pid);
+    if (state === null || state === 'Z' || Date.now() > deadline) return state;
+    await sleep(20);
+  }
+}
+
+/** JSON lines the fake agent printed, from the run's transcript. */
+export async function fakeLines(t: TestCore, runId: string): Promise<any[]> {
+  const text = (await readLog(t, runId)).filter((r) => r.stream === 'stdout').map((r) => r.data).join('');
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim().startsWith('{'))
+    .map((l) => JSON.parse(l.trim()));
+}
+
+export interface SseEvent {
+  id: string;
+  event: string;
+  data: any;
+  raw: string;
+}
+
+/** Reads a company's SSE stream with fetch (EventSource cannot send a bearer token). */
+export async function openEvents(t: TestCore, companyId: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${t.url}/api/companies/${companyId}/events`, { headers: { authorization: `Bearer ${t.boardToken}` }, signal: controller.signal });
+  const events: SseEvent[] = [];
+  let rawText = '';
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const chunk = decoder.decode(value, { stream: true });
+        rawText += chunk;
+        buffer += chunk;
+        let idx;
+        while ((idx = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, idx);
+          buffer = buffer.slice(idx + 2);
+          const fields: Record<string, string> = Object.fromEntries(
+            block
+              .split('\n')
+              .filter((l) => l && !l.startsWith(':'))
+              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+          );
+          if (fields.event) events.push({ id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null'), raw: block });
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return { res, events, raw: () => rawText, close: () => controller.abort() };
 }
