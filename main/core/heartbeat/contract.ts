@@ -20,6 +20,7 @@ export const HeartbeatRun = z
     signal: z.string().nullable(),
     timedOut: z.boolean(),
     usage: z.record(z.string(), z.unknown()).nullable(),
+    costCents: z.number().nullable().describe('Cost reported by the adapter for this run'),
     sessionParams: z.record(z.string(), z.unknown()).nullable(),
     errorCode: z.string().nullable(),
     errorMessage: z.string().nullable(),
@@ -60,3 +61,8 @@ export const PutHeartbeatSettingsBody = z.strictObject({
   enabled: z.boolean().optional(),
   skipWhenIdle: z.boolean().optional(),
 });
+
+export const InstanceSettings = z
+  .object({ maxConcurrentRuns: z.int().min(1).max(64).describe(`Heartbeats running at once across all agents (default 4)`) })
+  .meta({ id: 'InstanceSettings' });
+export const PutInstanceSettingsBody = z.strictObject({ maxConcurrentRuns: z.int().min(1).max(64).optional() });

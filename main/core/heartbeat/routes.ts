@@ -3,7 +3,7 @@ import type { RouteRegistrar } from '../http/types.js';
 import { errorResponses } from '../http/types.js';
 import { CompanyIdParams, Id } from '../http/common-contract.js';
 import { AgentIdParams } from '../agents/contract.js';
-import { HeartbeatRun, HeartbeatSettings, ListRunsQuery, PutHeartbeatSettingsBody, RunLogPage } from './contract.js';
+import { HeartbeatRun, HeartbeatSettings, InstanceSettings, ListRunsQuery, PutHeartbeatSettingsBody, PutInstanceSettingsBody, RunLogPage } from './contract.js';
 
 const tags = ['heartbeats'];
 const RunIdParams = z.strictObject({ runId: Id });
@@ -44,6 +44,16 @@ export const heartbeatRoutes: RouteRegistrar = (app, s) => {
   app.post('/api/heartbeat-runs/:runId/cancel', {
     schema: { tags, summary: 'Stop the run: its whole process tree is killed', params: RunIdParams, body: z.strictObject({}).nullish(), response: { 200: HeartbeatRun, ...errorResponses } },
     handler: (req) => s.runs.cancel(req.actor, req.params.runId),
+  });
+
+  app.get('/api/settings', {
+    schema: { tags: ['settings'], summary: 'Instance settings (board)', response: { 200: InstanceSettings, ...errorResponses } },
+    handler: (req) => s.runs.instanceSettings(req.actor),
+  });
+
+  app.put('/api/settings', {
+    schema: { tags: ['settings'], summary: 'Change instance settings (board)', body: PutInstanceSettingsBody, response: { 200: InstanceSettings, ...errorResponses } },
+    handler: (req) => s.runs.putInstanceSettings(req.actor, req.body),
   });
 
   app.get('/api/agents/:agentId/heartbeat-settings', {

@@ -8,6 +8,7 @@ import { TranscriptWriter, transcriptPath } from './transcript.js';
 import { StreamRedactor, redact } from './redact.js';
 import type { RunTokens } from './run-token.js';
 import { recordActivity } from '../activity/service.js';
+import { centsToMicro } from '../costs/money.js';
 import { inTransaction, type CoreContext } from '../context.js';
 import type { Actor } from '../http/actor.js';
 import type { ResolvedEnv } from '../secrets/resolve.js';
@@ -114,6 +115,7 @@ export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, 
         timedOut: result.timedOut,
         command,
         usage: result.usage ? { ...result.usage } : null,
+        costMicroCents: result.usage ? centsToMicro(result.usage.costCents) : null,
         sessionParams: result.sessionParams ?? null,
         errorCode: result.errorCode ?? (status === 'failed' && result.exitCode !== 0 ? 'nonzero_exit' : null),
         errorMessage: result.errorMessage ? redact(result.errorMessage, secrets) : null,

@@ -11,8 +11,10 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
 import { whyNotRunnable } from './eligibility.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
+import { microToCents } from '../costs/money.js';
+import { instanceSettings } from './schema.js';
 
-export const toRun = ({ ...row }: HeartbeatRunRow) => row;
+export const toRun = ({ costMicroCents, ...row }: HeartbeatRunRow) => ({ ...row, costCents: costMicroCents === null ? null : microToCents(costMicroCents) });
 
 function requireRun(ctx: CoreContext, actor: Actor, runId: string): HeartbeatRunRow {
   const row = ctx.db.select().from(heartbeatRuns).where(eq(heartbeatRuns.id, runId)).get();
@@ -73,6 +75,25 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
       if (!['queued', 'running'].includes(run.status)) throw conflict('run_finished', `This run already ended (${run.status})`);
       engine.cancelRun(run.id, actor.kind === 'board' ? 'cancelled by the board' : 'cancelled by the agent');
       return toRun(requireRun(ctx, actor, runId));
+    },
+
+    instanceSettings(actor: Actor) {
+      assertBoard(actor, 'read instance settings');
+      return { maxConcurrentRuns: engine.maxConcurrent() };
+    },
+
+    putInstanceSettings(actor: Actor, input: { maxConcurrentRuns?: number | undefined }) {
+      assertBoard(actor, 'change instance settings');
+      if (input.maxConcurrentRuns !== undefined) {
+        const at = isoNow(ctx);
+        ctx.db
+          .insert(instanceSettings)
+          .values({ key: 'maxConcurrentRuns', value: input.maxConcurrentRuns, updatedAt: at })
+          .onConflictDoUpdate({ target: instanceSettings.key, set: { value: input.maxConcurrentRuns, updatedAt: at } })
+          .run();
+        engine.poke();
+      }
+      return { maxConcurrentRuns: engine.maxConcurrent() };
     },
 
     settings(actor: Actor, agentId: string) {

@@ -129,5 +129,12 @@ describe('heartbeat fault injection', () => {
     const full = (await t.api('GET', `/api/heartbeat-runs/${run.id}`)).body;
     expect(full.command).toEqual(expect.stringContaining('fake-agent.mjs'));
     expect(full.command).not.toContain(secretValue);
+    // Nor in any row of any table (secret versions hold only ciphertext).
+    const db = t.core.database.sqlite;
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    for (const { name } of tables) {
+      const dump = JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).all(), (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('latin1') : v));
+      expect(dump.includes(secretValue), `table ${name}`).toBe(false);
+    }
   });
 });
