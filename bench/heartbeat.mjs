@@ -25,6 +25,8 @@ const info = machine(); // before any load of our own
 const home = tempHome();
 const server = await startServer(home, { SERVICE_BOARD_TOKEN: TOKEN });
 const serverPid = server.child.pid;
+// If the benchmark fails, do not leave the server running.
+process.on('exit', () => server.child.exitCode === null && server.child.kill('SIGKILL'));
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const log = (s) => process.stderr.write(s + '\n');
 

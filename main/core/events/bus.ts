@@ -7,6 +7,8 @@ export interface CompanyEvent {
   type: string;
   data: Record<string, unknown>;
   at: string;
+  /** `data` serialized once, shared by every subscriber and replay. */
+  json: string;
 }
 
 const seqOf = (e: CompanyEvent): number => Number(e.id.slice(e.id.indexOf('.') + 1));
@@ -36,17 +38,34 @@ export class EventBus {
   private readonly evictedUpTo = new Map<string, number>();
   private readonly listeners = new Map<string, Set<EventListener>>();
 
-  constructor(private readonly bufferSize = 1000) {}
+  private readonly bufferedBytes = new Map<string, number>();
+
+  /**
+   * The replay buffer keeps at most `bufferSize` events and `bufferBytes` of serialized data per
+   * company: run output travels as events, and a chatty run must not pin its whole output here.
+   */
+  constructor(
+    private readonly bufferSize = 1000,
+    private readonly bufferBytes = 4 * 1024 * 1024,
+  ) {}
 
   publish(companyId: string, type: string, data: Record<string, unknown>, at = new Date().toISOString()): CompanyEvent {
-    const event: CompanyEvent = { id: `${this.bootId}.${++this.seq}`, companyId, type, data, at };
+    const event: CompanyEvent = { id: `${this.bootId}.${++this.seq}`, companyId, type, data, at, json: JSON.stringify(data) };
     let buffer = this.buffers.get(companyId);
     if (!buffer) this.buffers.set(companyId, (buffer = []));
     buffer.push(event);
-    if (buffer.length > this.bufferSize) {
-      const dropped = buffer.splice(0, buffer.length - this.bufferSize);
+    let bytes = (this.bufferedBytes.get(companyId) ?? 0) + event.json.length;
+    let drop = 0;
+    // Oldest first, by count and by bytes; the newest event always stays, however large.
+    while (drop < buffer.length - 1 && (buffer.length - drop > this.bufferSize || bytes > this.bufferBytes)) {
+      bytes -= buffer[drop]!.json.length;
+      drop++;
+    }
+    if (drop > 0) {
+      const dropped = buffer.splice(0, drop);
       this.evictedUpTo.set(companyId, seqOf(dropped[dropped.length - 1]!));
     }
+    this.bufferedBytes.set(companyId, bytes);
     for (const listener of this.listeners.get(companyId) ?? []) listener(event);
     return event;
   }

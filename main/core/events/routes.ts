@@ -9,8 +9,17 @@ import type { CompanyEvent } from './bus.js';
 /** Comment lines keep idle connections alive through proxies and let clients notice a dead server. */
 const KEEPALIVE_MS = 15_000;
 
-function writeEvent(res: ServerResponse, e: Pick<CompanyEvent, 'id' | 'type'> & { data: unknown }): void {
-  res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+/**
+ * A subscriber that stops reading must not make the server hold a run's output for it: past this
+ * much unsent data the stream is cut, and the client resumes with Last-Event-ID (or is told to
+ * refetch) when it reconnects.
+ */
+const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
+
+function writeEvent(res: ServerResponse, e: Pick<CompanyEvent, 'id' | 'type' | 'json'>): void {
+  if (res.destroyed) return;
+  res.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${e.json}\n\n`);
+  if (res.writableLength > MAX_UNSENT_BYTES) res.destroy();
 }
 
 /**
@@ -57,7 +66,7 @@ export const eventsRoutes: RouteRegistrar = (app, s) => {
       const unsubscribe = bus.subscribe(companyId, (e) => (replaying ? queued.push(e) : writeEvent(res, e)));
       const replay = bus.replay(companyId, typeof lastId === 'string' ? lastId : undefined);
       res.write(`retry: 2000\n\n`);
-      if (replay.reset) writeEvent(res, { id: `${bus.bootId}.0`, type: 'stream.reset', data: { reason: 'events were missed; refetch state' } });
+      if (replay.reset) writeEvent(res, { id: `${bus.bootId}.0`, type: 'stream.reset', json: JSON.stringify({ reason: 'events were missed; refetch state' }) });
       const sent = new Set<string>();
       for (const e of replay.events) {
         writeEvent(res, e);

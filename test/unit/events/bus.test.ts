@@ -41,3 +41,17 @@ describe('event bus', () => {
     expect(bus.replay('a', `${bus.bootId}.0`).events).toHaveLength(10);
   });
 });
+
+describe('event bus memory', () => {
+  it('bounds the replay buffer by bytes as well as by count, keeping the newest event', () => {
+    const bus = new EventBus(1000, 10_000);
+    const first = bus.publish('a', 'run.log', { data: 'x'.repeat(4000) });
+    for (let i = 0; i < 5; i++) bus.publish('a', 'run.log', { data: 'y'.repeat(4000) });
+    const replay = bus.replay('a', first.id);
+    expect(replay.reset).toBe(true);
+    const all = bus.replay('a', `${bus.bootId}.0`).events;
+    expect(all.reduce((n, e) => n + e.json.length, 0)).toBeLessThanOrEqual(10_000);
+    const huge = bus.publish('a', 'run.log', { data: 'z'.repeat(50_000) });
+    expect(bus.replay('a', `${bus.bootId}.0`).events.map((e) => e.id)).toEqual([huge.id]);
+  });
+});
