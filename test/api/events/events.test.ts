@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent, createAgentKey, createCompany, startCore, type TestCore } from '../../helpers/core.js';
+import { openSse } from '../../helpers/sse.js';
 
 let t: TestCore;
 let companyId: string;
@@ -11,58 +12,8 @@ afterEach(async () => {
   await t.close();
 });
 
-interface SseEvent {
-  id: string;
-  event: string;
-  data: any;
-}
-
-/** Reads an SSE stream with fetch, as the renderer does (EventSource cannot send a bearer token). */
-async function openStream(path: string, headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const res = await fetch(t.url + path, { headers: { authorization: `Bearer ${t.boardToken}`, ...headers }, signal: controller.signal });
-  const events: SseEvent[] = [];
-  const waiters: (() => void)[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let idx;
-        while ((idx = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, idx);
-          buffer = buffer.slice(idx + 2);
-          const fields: Record<string, string> = Object.fromEntries(
-            block
-              .split('\n')
-              .filter((l) => l && !l.startsWith(':'))
-              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
-          );
-          if (fields.event) events.push({ id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null') });
-          waiters.splice(0).forEach((w) => w());
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  const waitFor = async (n: number) => {
-    const deadline = Date.now() + 5000;
-    while (events.length < n) {
-      if (Date.now() > deadline) throw new Error(`only ${events.length} events`);
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 100);
-      });
-    }
-    return events;
-  };
-  return { res, events, waitFor, close: () => controller.abort() };
-}
+/** Opens the stream as the board, with optional extra headers such as Last-Event-ID. */
+const openStream = (path: string, headers: Record<string, string> = {}) => openSse(t.url + path, { authorization: `Bearer ${t.boardToken}`, ...headers });
 
 describe('company event stream', () => {
   it('streams changes of the company as they commit', async () => {

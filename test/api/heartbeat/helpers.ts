@@ -1,3 +1,4 @@
+import { openSse } from '../../helpers/sse.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestCore } from '../../helpers/core.js';
@@ -89,46 +90,6 @@ export async function fakeLines(t: TestCore, runId: string): Promise<any[]> {
     .map((l) => JSON.parse(l.trim()));
 }
 
-export interface SseEvent {
-  id: string;
-  event: string;
-  data: any;
-  raw: string;
-}
-
-/** Reads a company's SSE stream with fetch (EventSource cannot send a bearer token). */
-export async function openEvents(t: TestCore, companyId: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${t.url}/api/companies/${companyId}/events`, { headers: { authorization: `Bearer ${t.boardToken}` }, signal: controller.signal });
-  const events: SseEvent[] = [];
-  let rawText = '';
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        const chunk = decoder.decode(value, { stream: true });
-        rawText += chunk;
-        buffer += chunk;
-        let idx;
-        while ((idx = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, idx);
-          buffer = buffer.slice(idx + 2);
-          const fields: Record<string, string> = Object.fromEntries(
-            block
-              .split('\n')
-              .filter((l) => l && !l.startsWith(':'))
-              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
-          );
-          if (fields.event) events.push({ id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null'), raw: block });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return { res, events, raw: () => rawText, close: () => controller.abort() };
-}
+/** Follows a company's event stream as the board. */
+export const openEvents = (t: TestCore, companyId: string) =>
+  openSse(`${t.url}/api/companies/${companyId}/events`, { authorization: `Bearer ${t.boardToken}` });
