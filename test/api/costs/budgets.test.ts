@@ -155,6 +155,9 @@ describe('100% of the company budget', () => {
     const bob = await createAgent(c.t, companyId, { name: 'Bob' });
     const gone = await createAgent(c.t, companyId, { name: 'Gone' });
     await c.t.api('POST', `/api/agents/${gone.id}/terminate`, { body: {} });
+    // Terminating stops the agent's runs; the budget assertions below start from a clean spy.
+    expect(c.runs.cancelled).toEqual([[gone.id, 'terminated']]);
+    c.runs.cancelled.length = 0;
     const events: string[] = [];
     const unsubscribe = c.t.core.services.ctx.events.subscribe(companyId, (e) => events.push(e.type));
 
