@@ -58,7 +58,13 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     secretValues = resolved.secretValues;
     redactors.stdout = new StreamRedactor(secretValues);
     redactors.stderr = new StreamRedactor(secretValues);
-    if (config.headers) config.headers = (await deps.resolveEnv(run.companyId, config.headers as Record<string, unknown>)).env;
+    if (config.headers) {
+      const headers = await deps.resolveEnv(run.companyId, config.headers as Record<string, unknown>);
+      config.headers = headers.env;
+      secretValues = [...secretValues, ...headers.secretValues];
+      redactors.stdout = new StreamRedactor(secretValues);
+      redactors.stderr = new StreamRedactor(secretValues);
+    }
     const task = run.taskIssueId ? ctx.db.select().from(issues).where(eq(issues.id, run.taskIssueId)).get() : undefined;
     const session = ctx.db
       .select()
@@ -117,7 +123,7 @@ export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, 
         usage: result.usage ? { ...result.usage } : null,
         costMicroCents: result.usage ? centsToMicro(result.usage.costCents) : null,
         sessionParams: result.sessionParams ?? null,
-        errorCode: result.errorCode ?? (status === 'failed' && result.exitCode !== 0 ? 'nonzero_exit' : null),
+        errorCode: result.errorCode ?? (status !== 'failed' ? null : result.signal ? 'killed_by_signal' : 'nonzero_exit'),
         errorMessage: result.errorMessage ? redact(result.errorMessage, secrets) : null,
         transcriptBytes: bytes,
         finishedAt: at,

@@ -69,7 +69,7 @@ describe('heartbeat fault injection', () => {
     expect(running).toMatchObject({ status: 'running', pid: expect.any(Number) });
     process.kill(running.pid, 'SIGKILL');
     const run = await waitForRunId(t, running.id);
-    expect(run).toMatchObject({ status: 'failed', signal: 'SIGKILL', exitCode: null, timedOut: false });
+    expect(run).toMatchObject({ status: 'failed', signal: 'SIGKILL', exitCode: null, timedOut: false, errorCode: 'killed_by_signal' });
   });
 
   it('a nonzero exit is failed with errorCode nonzero_exit', async () => {
