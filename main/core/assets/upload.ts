@@ -31,17 +31,25 @@ export async function receiveFile(req: FastifyRequest, options: ReceiveOptions):
   const expected = options.fieldName ? `one file part named "${options.fieldName}"` : 'one file part';
   if (!req.isMultipart()) throw badRequest('unsupported_media_type', `Send ${options.what} as multipart/form-data with ${expected}`);
   let received: ReceivedFile | null = null;
-  for await (const part of req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } })) {
-    if (part.type !== 'file') continue;
-    // Read even a misnamed part to the end, so the size limit applies and the body is drained.
-    const bytes = await part.toBuffer();
-    if (part.file.truncated) throw new ServiceError(413, 'payload_too_large', `The file is larger than ${MAX_UPLOAD_BYTES} bytes`);
-    if (options.fieldName && part.fieldname !== options.fieldName) {
-      throw badRequest('missing_file', `The multipart body must carry ${expected}; got a file part named "${part.fieldname}"`, {
-        expectedField: options.fieldName,
-      });
+  try {
+    for await (const part of req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } })) {
+      if (part.type !== 'file') continue;
+      // Read even a misnamed part to the end, so the size limit applies and the body is drained.
+      const bytes = await part.toBuffer();
+      if (part.file.truncated) throw new ServiceError(413, 'payload_too_large', `The file is larger than ${MAX_UPLOAD_BYTES} bytes`);
+      if (options.fieldName && part.fieldname !== options.fieldName) {
+        throw badRequest('missing_file', `The multipart body must carry ${expected}; got a file part named "${part.fieldname}"`, {
+          expectedField: options.fieldName,
+        });
+      }
+      received = { bytes, fileName: part.filename, declaredType: part.mimetype };
     }
-    received = { bytes, fileName: part.filename, declaredType: part.mimetype };
+  } catch (err) {
+    // busboy rejects a truncated body (no closing boundary, a part cut short) with a plain Error,
+    // which reached the error handler as a 500. Found by the route fuzzer: a file part without the
+    // closing `--boundary--`. Our own errors and Fastify's coded limit errors keep their answers.
+    if (err instanceof ServiceError || typeof (err as { code?: unknown })?.code === 'string') throw err;
+    throw badRequest('invalid_multipart', `The multipart body is malformed: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!received) {
     throw badRequest('missing_file', `The multipart body has no file part; send ${expected}`, options.fieldName ? { expectedField: options.fieldName } : undefined);

@@ -67,6 +67,7 @@ const FRAMEWORK_CODES: Record<string, { status: number; code: string; message: s
     message: 'This route takes multipart/form-data',
   },
   FST_ERR_BAD_URL: { status: 400, code: 'bad_url', message: 'The URL is malformed' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: 'A path parameter is longer than any valid value' },
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'bad_request', message: 'The request could not be routed' },
 };
 

@@ -54,6 +54,14 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     // Closing is answered by our own hook below, in the error contract.
     return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
+    // Router errors (a malformed %-escape, a path parameter over maxParamLength) are raised before
+    // the error handler exists for the request; without this they were answered in Fastify's own
+    // shape ({statusCode, code: "FST_ERR_BAD_URL", message}), not the error contract. Found by the
+    // route fuzzer: GET /api/companies/% and a 5,000-character path parameter.
+    frameworkErrors: (err, request, reply) => {
+      const { status, body } = toErrorResponse(err, logger, request);
+      return sendError(reply, status, body);
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   // Only JSON (and multipart on upload routes) is accepted; a text/plain body is refused, not coerced.
