@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, or, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, or, isNull, sql } from 'drizzle-orm';
 import { heartbeatRuns, agentHeartbeatSettings, instanceSettings, type HeartbeatRunRow } from './schema.js';
 import { agents } from '../agents/schema.js';
 import { wakeRequests, type WakeReason } from '../issues/schema.js';
@@ -13,6 +13,7 @@ import { inTransaction, type CoreContext } from '../context.js';
 import type { RunLookup } from './run-lookup.js';
 
 export const DEFAULT_MAX_CONCURRENT_RUNS = 4;
+const IDLE_SKIP = 'nothing to do';
 const TRIGGER_PRIORITY: WakeReason[] = ['manual', 'mention', 'assignment', 'interaction_accepted', 'approval_decision', 'schedule'];
 
 /**
@@ -138,9 +139,24 @@ export class HeartbeatEngine implements RunLookup {
         const agent = agentById(tx, s.agentId);
         if (!agent) return;
         const idle = s.skipWhenIdle && !hasWork(tx, agent.id);
+        if (idle) {
+          // An idle agent on a short schedule would add a row every interval forever: the latest
+          // idle skip is refreshed instead, so the record says "idle since …, last checked …".
+          const last = tx
+            .select({ id: wakeRequests.id, reason: wakeRequests.reason, status: wakeRequests.status, skipReason: wakeRequests.skipReason })
+            .from(wakeRequests)
+            .where(eq(wakeRequests.agentId, agent.id))
+            .orderBy(desc(wakeRequests.createdAt), desc(sql`rowid`))
+            .limit(1)
+            .get();
+          if (last?.reason === 'schedule' && last.status === 'skipped' && last.skipReason === IDLE_SKIP) {
+            tx.update(wakeRequests).set({ processedAt: at }).where(eq(wakeRequests.id, last.id)).run();
+            return;
+          }
+        }
         const wakeId = requestWake(tx, at, { companyId: agent.companyId, agentId: agent.id, reason: 'schedule' });
         if (idle) {
-          tx.update(wakeRequests).set({ status: 'skipped', skipReason: 'nothing to do', processedAt: at }).where(eq(wakeRequests.id, wakeId)).run();
+          tx.update(wakeRequests).set({ status: 'skipped', skipReason: IDLE_SKIP, processedAt: at }).where(eq(wakeRequests.id, wakeId)).run();
         }
       });
     }
