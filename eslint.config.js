@@ -30,6 +30,11 @@ export default tseslint.config(
     },
   },
   {
+    // The board UI runs in a browser (or the Electron window); its tests and Playwright pages too.
+    files: ['renderer/**/*.{ts,tsx}', 'test/unit/renderer/**/*.{ts,tsx}', 'test/e2e/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // The renderer talks to the core over HTTP only; it may import the zod contract files.
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
@@ -53,7 +58,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['main/electron/**/*.ts', 'preload/**/*.ts'],
+    files: ['main/electron/**/*.ts', 'preload/**/*.{ts,cts}'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // A sandboxed preload is CommonJS and may require only `electron` (hence `import x = require()`).
+    files: ['preload/**/*.cts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -4,7 +4,8 @@ export default defineConfig({
   // Workspace packages (@service/adapter-utils) are tested from source, not from their build.
   resolve: { conditions: ['source'] },
   test: {
-    include: ['test/**/*.test.ts'],
+    // Board UI tests may be .tsx; they choose jsdom per file (`// @vitest-environment jsdom`).
+    include: ['test/**/*.test.ts', 'test/unit/renderer/**/*.test.tsx'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     // Every API test boots a real core on a real SQLite file; two workers fit CI's two cores.
     pool: 'forks',

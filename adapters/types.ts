@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AdapterModel, ServerAdapterModule } from '@service/adapter-utils';
+import type { AdapterModel, CliFormatter, ServerAdapterModule, UiTranscriptParser } from '@service/adapter-utils';
 
 export type { AdapterModel };
 
@@ -15,4 +15,8 @@ export interface AdapterDescriptor extends ServerAdapterModule {
   experimental?: boolean;
   /** Dynamic model discovery; when present it replaces or extends `models`. */
   listModels?: () => Promise<AdapterModel[]>;
+  /** Formats transcript lines for `headcount run watch`; absent: the generic formatter. */
+  cliFormatter?: CliFormatter;
+  /** The adapter's UI transcript parser (the same module the renderer loads), for server-side use and tests. */
+  uiParser?: UiTranscriptParser;
 }

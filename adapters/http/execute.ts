@@ -1,4 +1,4 @@
-import { asNumber, asString, type EnvironmentTestContext, type EnvironmentTestResult, type ExecutionContext, type ExecutionResult } from '@service/adapter-utils';
+import { asNumber, asString, environmentResult, type EnvironmentTestContext, type EnvironmentTestResult, type ExecutionContext, type ExecutionResult } from '@service/adapter-utils';
 
 /** Response bodies are recorded in the transcript up to this size; the rest is cut with a note. */
 export const MAX_RECORDED_RESPONSE = 64 * 1024;
@@ -47,18 +47,16 @@ export async function executeHttp(ctx: ExecutionContext): Promise<ExecutionResul
   }
 }
 
+/** The webhook URL answers at all (OPTIONS changes nothing on the far side). */
 export async function testHttpEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const url = asString(ctx.config.url);
   try {
-    // Any answer at all proves the endpoint is reachable; OPTIONS changes nothing on the far side.
     const res = await fetch(url, { method: 'OPTIONS', signal: AbortSignal.timeout(5000), redirect: 'manual' });
     await res.arrayBuffer();
-    return { ok: true, checks: [{ name: 'reachable', ok: true, detail: `${url} answered ${res.status}` }] };
+    return environmentResult('http', [{ level: 'info', code: 'endpoint_reachable', message: `${url} answered ${res.status}` }]);
   } catch (err) {
-    return {
-      ok: false,
-      checks: [{ name: 'reachable', ok: false, detail: err instanceof Error ? err.message : String(err) }],
-      hint: 'Start the external agent service, or correct the URL.',
-    };
+    return environmentResult('http', [
+      { level: 'error', code: 'endpoint_unreachable', message: `${url}: ${err instanceof Error ? err.message : String(err)}`, hint: 'Start the external agent service, or correct the URL.' },
+    ]);
   }
 }

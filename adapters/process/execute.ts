@@ -1,37 +1,17 @@
-import { accessSync, constants, statSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import {
   asNumber,
   asString,
   buildServiceEnv,
+  checkCommand,
+  checkCwd,
+  environmentResult,
   runChildProcess,
   type EnvironmentTestContext,
   type EnvironmentTestResult,
   type ExecutionContext,
   type ExecutionResult,
 } from '@service/adapter-utils';
-
-/** Finds `command` the way a shell would: a path as given, else the first executable on PATH. */
-export function resolveCommand(command: string, envPath = process.env.PATH ?? ''): string | null {
-  const executable = (file: string) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (command.includes('/') || command.includes(path.sep)) return executable(command) ? path.resolve(command) : null;
-  const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
-    for (const ext of exts) {
-      const candidate = path.join(dir, command + ext);
-      if (executable(candidate)) return candidate;
-    }
-  }
-  return null;
-}
 
 /**
  * Runs the configured command once per heartbeat. The prompt arrives on stdin and in
@@ -76,20 +56,11 @@ export async function executeProcess(ctx: ExecutionContext): Promise<ExecutionRe
   return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut };
 }
 
+/** cwd (absolute, existing) and command (on PATH or a path) — `process` starts nothing to test. */
 export async function testProcessEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const command = asString(ctx.config.command);
   const cwd = asString(ctx.config.cwd) || os.tmpdir();
-  const resolved = command ? resolveCommand(command, ctx.env.PATH ?? process.env.PATH) : null;
-  let cwdOk = false;
-  try {
-    cwdOk = statSync(cwd).isDirectory();
-  } catch {
-    cwdOk = false;
-  }
-  const checks = [
-    { name: 'command', ok: resolved !== null, detail: resolved ?? `"${command}" is not an executable file or on PATH` },
-    { name: 'cwd', ok: cwdOk, detail: cwdOk ? cwd : `${cwd} is not a directory` },
-  ];
-  const ok = checks.every((c) => c.ok);
-  return { ok, checks, ...(ok ? {} : { hint: 'Install the command or give its absolute path, and point cwd at an existing folder.' }) };
+  const env = { ...process.env, ...ctx.env };
+  const { check } = checkCommand(command, env, 'Install the command or give its absolute path.');
+  return environmentResult('process', [checkCwd(cwd), check]);
 }

@@ -6,6 +6,8 @@ import { homePaths } from '../core/context.js';
 import { VERSION } from '../core/package-root.js';
 import { defaultKeyProvider } from '../core/secrets/master-key.js';
 import { BOARD_TOKEN_FILE } from '../core/auth/board-token.js';
+import { diskUsage, type DiskUsage } from '../core/retention/disk.js';
+import { listBackups, restoreBackup, type BackupFile, type RestoreResult } from '../core/retention/backups.js';
 
 export interface DoctorReport {
   version: string;
@@ -13,6 +15,10 @@ export interface DoctorReport {
   database: { path: string; exists: boolean; integrity: string | null; schema: SchemaStatus | null; sizeBytes: number | null };
   keyProvider: { kind: string; description: string; warning: string | null };
   boardTokenFile: { path: string; exists: boolean; mode: string | null; ok: boolean };
+  /** Bytes used in the home, by kind. */
+  disk: Omit<DiskUsage, 'home'>;
+  /** Pre-migration backups (and copies kept by restores), newest first. */
+  backups: BackupFile[];
   ok: boolean;
 }
 
@@ -53,6 +59,8 @@ export async function doctor(home: string): Promise<DoctorReport> {
       warning: provider.warning,
     },
     boardTokenFile: { path: tokenPath, exists: tokenExists, mode, ok: tokenOk },
+    disk: (({ home: _h, ...d }) => d)(diskUsage(home)),
+    backups: listBackups(paths.backups),
     ok: (integrity === null || integrity === 'ok') && tokenOk && !(schema?.newerThanBuild ?? false),
   };
 }
@@ -72,6 +80,29 @@ export function formatDoctor(r: DoctorReport): string {
   lines.push(`key provider:    ${r.keyProvider.kind}: ${r.keyProvider.description}`);
   if (r.keyProvider.warning) lines.push(`  WARNING: ${r.keyProvider.warning}`);
   lines.push(`board token:     ${r.boardTokenFile.exists ? `${r.boardTokenFile.path} (mode ${r.boardTokenFile.mode}${r.boardTokenFile.ok ? '' : ', should be 0600'})` : 'not created yet'}`);
+  const d = r.disk;
+  lines.push(`disk use:        ${mib(d.total)} (database ${mib(d.database)}, transcripts ${mib(d.runs)}, attachments ${mib(d.attachments)}, backups ${mib(d.backups)}, plugins ${mib(d.plugins)})`);
+  lines.push(`backups:         ${r.backups.length ? `${r.backups.length}, newest ${r.backups[0]!.name}` : 'none'}`);
   lines.push(r.ok ? 'status:          ok' : 'status:          PROBLEMS FOUND');
   return lines.join('\n');
+}
+
+const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+
+export function formatBackups(backups: BackupFile[]): string {
+  if (backups.length === 0) return 'no backups';
+  return backups.map((b) => `${b.name}  ${mib(b.bytes)}  ${b.createdAt}${b.schema ? `  (schema ${b.schema})` : ''}`).join('\n');
+}
+
+/** `headcount doctor --restore-backup [file]`: the newest backup, or the one named. */
+export function restoreBackupInHome(home: string, file: string | undefined): RestoreResult {
+  return restoreBackup(home, file, new Date());
+}
+
+export function formatRestore(r: RestoreResult): string {
+  return [
+    `restored ${r.restored.path}${r.restored.schema ? ` (schema ${r.restored.schema})` : ''}`,
+    r.replacedCopy ? `the database it replaced is kept at ${r.replacedCopy}` : 'there was no database to replace',
+    'A newer Headcount migrates this copy again when it starts (taking a new backup first); run the Headcount version it came from to stay on it.',
+  ].join('\n');
 }

@@ -1,9 +1,14 @@
 #!/usr/bin/env node
+import { existsSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
+import { registerAdapterCommands } from './adapters.js';
 import { VERSION } from '../core/package-root.js';
 import { resolveHome } from './home.js';
 import { serve } from './serve.js';
-import { doctor, formatDoctor } from './doctor.js';
+import { doctor, formatBackups, formatDoctor, formatRestore, restoreBackupInHome } from './doctor.js';
+import { listBackups } from '../core/retention/backups.js';
+import { homePaths } from '../core/context.js';
+import { registerExportCommands } from './export.js';
 import { registerSecretsCommands } from './secrets.js';
 import { registerHeartbeatCommands } from './heartbeat.js';
 import { registerDemoCommand } from './demo.js';
@@ -30,10 +35,23 @@ program
 
 program
   .command('doctor')
-  .description('check the data home: database integrity, schema version, key provider')
+  .description('check the data home: database integrity, schema version, key provider, disk use, backups')
   .option('--json', 'print the report as JSON')
-  .action(async (opts: { json?: boolean }) => {
-    const report = await doctor(resolveHome(program.opts<{ home?: string }>().home));
+  .option('--list-backups', 'list the database backups, newest first')
+  .option('--restore-backup [file]', 'put a backup back as the database (the newest, or the one named); the server must be stopped')
+  .action(async (opts: { json?: boolean; listBackups?: boolean; restoreBackup?: string | true }) => {
+    const home = resolveHome(program.opts<{ home?: string }>().home);
+    if (opts.restoreBackup !== undefined) {
+      const r = restoreBackupInHome(home, opts.restoreBackup === true ? undefined : opts.restoreBackup);
+      process.stdout.write((opts.json ? JSON.stringify(r, null, 2) : formatRestore(r)) + '\n');
+      return;
+    }
+    if (opts.listBackups) {
+      const list = listBackups(homePaths(home).backups);
+      process.stdout.write((opts.json ? JSON.stringify(list, null, 2) : formatBackups(list)) + '\n');
+      return;
+    }
+    const report = await doctor(home);
     process.stdout.write((opts.json ? JSON.stringify(report, null, 2) : formatDoctor(report)) + '\n');
     process.exitCode = report.ok ? 0 : 1;
   });
@@ -41,6 +59,8 @@ program
 registerSecretsCommands(program, () => resolveHome(program.opts<{ home?: string }>().home));
 registerHeartbeatCommands(program, () => resolveHome(program.opts<{ home?: string }>().home));
 registerDemoCommand(program, () => resolveHome(program.opts<{ home?: string }>().home));
+registerExportCommands(program, () => resolveHome(program.opts<{ home?: string }>().home));
+registerAdapterCommands(program, () => resolveHome(program.opts<{ home?: string }>().home), (p) => existsSync(p) && statSync(p).isDirectory());
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`headcount: ${err instanceof Error ? err.message : String(err)}\n`);

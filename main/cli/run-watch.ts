@@ -1,4 +1,7 @@
+import type { CliFormatter } from '@service/adapter-utils';
+import { cleanLine } from '@service/adapter-utils';
 import type { ApiClient } from './client.js';
+import { createBuiltinRegistry } from '../../adapters/registry.js';
 
 export interface LogRecord {
   stream: 'stdout' | 'stderr';
@@ -16,6 +19,7 @@ export interface RunInfo {
   agentId: string;
   companyId: string;
   status: string;
+  adapterType?: string;
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
@@ -51,11 +55,26 @@ export function formatLine(line: string): string {
   return line;
 }
 
-/** Splits chunks of each stream into whole lines (chunks may cut lines anywhere) and formats them. */
+/** The generic formatter, for adapters without their own (and plugins, which the CLI does not load). */
+export const genericFormatter: CliFormatter = { formatLine: (line) => formatLine(line) };
+
+/** The run's adapter's CLI formatter when it is a built-in with one, else the generic one. */
+export function formatterFor(adapterType: string | undefined): CliFormatter {
+  return (adapterType ? createBuiltinRegistry().get(adapterType)?.cliFormatter : undefined) ?? genericFormatter;
+}
+
+/**
+ * Splits chunks of each stream into whole lines (chunks may cut lines anywhere) and formats
+ * stdout lines with the adapter's formatter (null: the line is not shown); stderr is printed as is.
+ */
 export class TranscriptPrinter {
   private readonly partial = { stdout: '', stderr: '' };
 
-  constructor(private readonly write: (text: string) => void) {}
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly formatter: CliFormatter = genericFormatter,
+    private readonly color = false,
+  ) {}
 
   push(record: LogRecord): void {
     const text = this.partial[record.stream] + record.data;
@@ -74,9 +93,17 @@ export class TranscriptPrinter {
 
   private print(stream: 'stdout' | 'stderr', raw: string): void {
     // Terminal escapes and carriage returns (PTY output) are stripped; the text is kept.
-    // eslint-disable-next-line no-control-regex
-    const line = raw.replace(/\r$/, '').replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\x1b\][^\x07]*\x07/g, '');
-    this.write(PREFIX[stream] + formatLine(line) + '\n');
+    const line = cleanLine(raw);
+    let shown: string | null = line;
+    if (stream === 'stdout') {
+      try {
+        shown = this.formatter.formatLine(line, { color: this.color });
+      } catch {
+        shown = formatLine(line); // a formatter must not stop the watch
+      }
+    }
+    if (shown === null) return;
+    for (const part of shown.split('\n')) this.write(PREFIX[stream] + part + '\n');
   }
 }
 
@@ -84,6 +111,8 @@ export interface WatchOptions {
   write?: (text: string) => void;
   pollMs?: number;
   signal?: AbortSignal;
+  /** ANSI colours in formatted lines; default when printing to a terminal. */
+  color?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -107,8 +136,9 @@ export function describeEnd(run: RunInfo): string {
 export async function watchRun(client: ApiClient, runId: string, options: WatchOptions = {}): Promise<RunInfo> {
   const write = options.write ?? ((t: string) => void process.stdout.write(t));
   const pollMs = options.pollMs ?? 250;
-  const printer = new TranscriptPrinter(write);
   const first = await client.request<RunInfo>('GET', `/api/heartbeat-runs/${encodeURIComponent(runId)}`);
+  const color = options.color ?? (!options.write && process.stdout.isTTY === true);
+  const printer = new TranscriptPrinter(write, formatterFor(first.adapterType), color);
   write(`run ${first.id} (${first.status})\n`);
   let offset = 0;
   for (;;) {

@@ -8,8 +8,8 @@ export interface ServeOptions {
 }
 
 /**
- * Runs the headless core until SIGINT/SIGTERM. Prints exactly one line on stdout once ready:
- * `listening on http://127.0.0.1:<port>`; everything else goes to stderr.
+ * Runs the headless core until SIGINT/SIGTERM. Prints two lines on stdout once ready,
+ * `listening on http://127.0.0.1:<port>`, then `board: <one-time login link>`; everything else goes to stderr.
  */
 export async function serve(options: ServeOptions): Promise<void> {
   // Signal handlers come first: a signal that arrives while the core boots (or right after the
@@ -36,7 +36,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   const keyProvider = await defaultKeyProvider(options.home);
   const core = await createCore({ home: options.home, port: options.port, keyProvider, logger: stderrLogger });
   running.core = core;
-  process.stdout.write(`listening on ${core.url}\n`);
+  // The contract line first (tools wait for it), then a one-time link that signs a browser in to
+  // the board. One write, so a reader that has the first line has the second too.
+  process.stdout.write(`listening on ${core.url}\nboard: ${core.loginLink()}\n`);
   stderrLogger.info('board token', { file: process.env.SERVICE_BOARD_TOKEN ? 'SERVICE_BOARD_TOKEN' : `${options.home}/board-token` });
   if (stopSignal) {
     const signal = stopSignal;

@@ -6,6 +6,7 @@ import { systemClock, type Clock } from './clock.js';
 import { stderrLogger, type Logger } from './logger.js';
 import { homePaths, type CoreContext } from './context.js';
 import { createServices, RUN_TOKEN_GRACE_SEC, type Services } from './services.js';
+import type { PluginInstallOptions } from './plugins/service.js';
 import { RunTokens } from './heartbeat/run-token.js';
 import { verifyRunToken } from './heartbeat/verify-run-token.js';
 import { buildServer } from './http/server.js';
@@ -16,6 +17,9 @@ import type { ZodApp } from './http/types.js';
 import { EventBus } from './events/bus.js';
 import { trackConnections } from './http/connections.js';
 import { noActiveRuns, type RunLookup } from './heartbeat/run-lookup.js';
+import { startRetention } from './retention/service.js';
+import { BoardLoginCodes } from './http/board-login.js';
+import type { BrandVoiceChecker } from './crm/brand-voice/checker.js';
 
 export interface CoreOptions {
   /** Data home (SERVICE_HOME). Created if missing. */
@@ -38,6 +42,16 @@ export interface CoreOptions {
   heartbeats?: boolean;
   /** How long close() lets requests in flight finish before cutting connections. Default 10 s. */
   closeGraceMs?: number;
+  /** Adapter plugin installs: npm location, extra npm arguments (e.g. --offline), timeout (default 120 s). */
+  plugins?: PluginInstallOptions;
+  /** The event bus; the desktop shell passes one it can follow in-process (tray, notifications). */
+  events?: EventBus;
+  /** Start the CRM sequence scheduler's interval (default true); tests tick it by hand. */
+  sequences?: boolean;
+  /** Replaces the per-company chat-completions brand-voice checker (e.g. a local model in the shell). */
+  brandVoiceChecker?: BrandVoiceChecker;
+  /** Folder of the built board UI served at `/`; default dist/renderer. */
+  boardRoot?: string;
 }
 
 export interface Core {
@@ -49,6 +63,8 @@ export interface Core {
   database: DatabaseHandle;
   migration: MigrationResult;
   keyProvider: MasterKeyProvider;
+  /** A fresh one-time link that signs a browser tab in to the board (`#/login?code=...`). */
+  loginLink(): string;
   /** Stops accepting requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -73,21 +89,35 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       logger,
       paths,
       adapters: options.adapters ?? createBuiltinRegistry(),
-      events: new EventBus(),
+      events: options.events ?? new EventBus(),
       runs: options.runs ?? noActiveRuns,
       keyProvider: options.keyProvider ?? (await defaultKeyProvider(paths.home)),
     };
     let port = options.port ?? 3100;
     const tokens = new RunTokens();
-    const services = createServices(ctx, { apiUrl: () => `http://127.0.0.1:${port}`, tokens });
+    const services = createServices(ctx, {
+      apiUrl: () => `http://127.0.0.1:${port}`,
+      tokens,
+      ...(options.plugins ? { plugins: options.plugins } : {}),
+      ...(options.brandVoiceChecker ? { brandVoiceChecker: options.brandVoiceChecker } : {}),
+    });
+    // Plugins join the adapter registry before any route or heartbeat can look a type up.
+    await services.plugins.loadAll();
     // The engine knows which runs are active (checkout adoption); tests may pass their own view.
     if (!options.runs) ctx.runs = services.engine;
     // Before listening: finishes an interrupted key rotation, or refuses a key that cannot open the secrets.
     await services.secrets.start();
+    // CRM sends a crash cut short: failed (possibly sent), quota refunded; approved drafts dispatched.
+    services.crm.recover();
+    // Post-issue hooks: $SERVICE_HOME/post-issue-hooks.json (missing = none; invalid = none, logged loudly).
+    services.crmHooks.start();
     const orphans = services.assets.sweepOrphans();
     if (orphans > 0) logger.warn('removed stored files that no record owns (left by an earlier crash)', { count: orphans });
 
+    const loginCodes = new BoardLoginCodes(clock);
     app = await buildServer({
+      loginCodes,
+      ...(options.boardRoot ? { boardRoot: options.boardRoot } : {}),
       runTokens: (token) => verifyRunToken(ctx, tokens, token, RUN_TOKEN_GRACE_SEC),
       services,
       boardToken,
@@ -100,6 +130,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     port = (app.server.address() as AddressInfo).port;
     const server = app;
     if (options.heartbeats !== false) services.engine.start();
+    if (options.sequences !== false) services.crmSequenceScheduler.start();
+    // Old transcripts and surplus backups: deleted now and daily (settings in instance_settings).
+    const retention = startRetention(ctx);
 
     let closing: Promise<void> | undefined;
     return {
@@ -111,9 +144,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       database,
       migration,
       keyProvider: ctx.keyProvider,
+      loginLink: () => `http://127.0.0.1:${port}/#/login?code=${loginCodes.issue()}`,
       close() {
         closing ??= (async () => {
           // Runs are cancelled (their process trees killed) and recorded before the API goes away.
+          retention.stop();
+          await services.crmSequenceScheduler.stop();
           await services.engine.stop();
           const closed = server.close();
           connections.closeIdle();
@@ -122,6 +158,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           force.unref();
           await closed;
           clearTimeout(force);
+          // Hook runs in flight (a brand-voice model call) get the same grace; one cut short delivered nothing.
+          services.crmHooks.stop();
+          let hooksTimer: NodeJS.Timeout | undefined;
+          await Promise.race([services.crmHooks.idle(), new Promise<void>((r) => (hooksTimer = setTimeout(r, options.closeGraceMs ?? 10_000)))]);
+          clearTimeout(hooksTimer);
           database.close();
         })();
         return closing;

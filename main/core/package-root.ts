@@ -26,3 +26,12 @@ export const PACKAGE_ROOT = findPackageRoot();
 export const VERSION: string = (
   JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
+
+/**
+ * The path a separate process (an agent's Node, a CLI) must use for a file of the package. Inside a
+ * packaged app the package root is `app.asar`, which only Electron's patched fs can read; files the
+ * builder unpacks (electron-builder.yml `asarUnpack`) live beside it in `app.asar.unpacked`.
+ */
+export function unpackedPath(file: string): string {
+  return file.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+}

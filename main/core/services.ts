@@ -15,14 +15,27 @@ import { createIssueDocumentsService } from './issues/documents/service.js';
 import { createIssueInteractionsService } from './issues/interactions/service.js';
 import { createSecretsService } from './secrets/service.js';
 import { createApprovalsService } from './approvals/service.js';
+import { createCrmService } from './crm/service.js';
 import { HeartbeatEngine } from './heartbeat/engine.js';
 import { createRunsService } from './heartbeat/runs-service.js';
+import { PluginService, type PluginInstallOptions } from './plugins/service.js';
 import type { RunTokens } from './heartbeat/run-token.js';
+import { createAdapterEnvironmentService } from './adapter-environment/service.js';
+import { createBrandVoiceService } from './crm/brand-voice/service.js';
+import { brandVoiceRuntimeSkill } from './crm/brand-voice/skill.js';
+import type { BrandVoiceChecker } from './crm/brand-voice/checker.js';
+import { createPostIssueHooks } from './crm/hooks/service.js';
+import { createSequencesService } from './crm/sequences/service.js';
+import { createSequenceScheduler } from './crm/sequences/scheduler.js';
 
 export interface ServicesOptions {
   /** The loopback URL agents call, known once the server listens. */
   apiUrl: () => string;
   tokens: RunTokens;
+  /** How adapter plugins are installed (npm location, extra npm arguments, timeout). */
+  plugins?: PluginInstallOptions;
+  /** A brand-voice checker for every company instead of each company's chat-completions settings. */
+  brandVoiceChecker?: BrandVoiceChecker;
 }
 
 /** Every area service, built once per core from the same context, and the heartbeat engine. */
@@ -45,6 +58,7 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
     issueInteractions: createIssueInteractionsService(ctx),
     secrets: createSecretsService(ctx),
     approvals: createApprovalsService(ctx),
+    plugins: new PluginService(ctx, options.plugins),
   };
   const engine = new HeartbeatEngine(ctx, {
     tokens: options.tokens,
@@ -52,8 +66,22 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
     resolveEnv: (companyId, env) => areas.secrets.resolveEnv(companyId, env),
     recordCost: (actor, companyId, input) => areas.costs.record(actor, companyId, input),
     tokenGraceSec: RUN_TOKEN_GRACE_SEC,
+    // Called per run, after every service below exists.
+    companySkills: (companyId) => (crmBrandVoice.isConfigured(companyId) ? [brandVoiceRuntimeSkill()] : []),
   });
-  return { ...areas, engine, runs: createRunsService(ctx, engine) };
+  const adapterEnvironment = createAdapterEnvironmentService(ctx, { resolveEnv: (companyId, env) => areas.secrets.resolveEnv(companyId, env) });
+  // The CRM resolves an outbox's secret only at the moment it sends.
+  const crm = createCrmService(ctx, { resolveSecret: async (companyId, ref) => (await areas.secrets.resolveSecretRef(companyId, ref)).value });
+  // Brand voice (key resolved per call), post-issue hooks (follow committed issue changes) and the
+  // sequence scheduler, which sends through the CRM's one dispatcher.
+  const crmBrandVoice = createBrandVoiceService(ctx, {
+    resolveSecret: async (companyId, ref) => (await areas.secrets.resolveSecretRef(companyId, ref)).value,
+    checker: options.brandVoiceChecker,
+  });
+  const crmHooks = createPostIssueHooks(ctx, { brandVoice: crmBrandVoice, issues: areas.issues });
+  const crmSequences = createSequencesService(ctx);
+  const crmSequenceScheduler = createSequenceScheduler(ctx, { dispatcher: () => crm.dispatcher });
+  return { ...areas, engine, runs: createRunsService(ctx, engine), adapterEnvironment, crm, crmBrandVoice, crmHooks, crmSequences, crmSequenceScheduler };
 }
 
 /** A run's token keeps working this long after the run ends, for the CLI's last API calls. */

@@ -1,9 +1,12 @@
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../core/package-root.js';
+import { PACKAGE_ROOT, unpackedPath } from '../core/package-root.js';
 import type { ApiClient } from '../cli/client.js';
 
-/** The bundled demo agent; .mjs files are not copied to dist/, so it is found from the package root. */
-export const DEMO_AGENT_SCRIPT = path.join(PACKAGE_ROOT, 'main', 'demo', 'agent.mjs');
+/**
+ * The bundled demo agent; .mjs files are not copied to dist/, so it is found from the package root.
+ * The agent runs under a separate Node, so in a packaged app it is read from the unpacked copy.
+ */
+export const DEMO_AGENT_SCRIPT = unpackedPath(path.join(PACKAGE_ROOT, 'main', 'demo', 'agent.mjs'));
 
 export interface DemoOptions {
   /** Command that runs the agent script: default this process's Node binary (absolute). */
@@ -75,6 +78,14 @@ async function freeCompanyName(client: ApiClient, base: string): Promise<string>
 }
 
 /**
+ * Inside the desktop app process.execPath is the Electron binary: without ELECTRON_RUN_AS_NODE it
+ * would open a second app instead of running the agent script as plain Node.
+ */
+function runAsNodeEnv(command: string): Record<string, string> | undefined {
+  return process.versions.electron && command === process.execPath ? { ELECTRON_RUN_AS_NODE: '1' } : undefined;
+}
+
+/**
  * Creates a small demo company through the HTTP API of a running server: a CEO and two reports run
  * by the bundled demo agent (process adapter), one todo issue each, and (by default) invokes their
  * heartbeats. Used by `headcount demo` and meant for the app's first-run choice.
@@ -100,7 +111,7 @@ export async function setupDemo(client: ApiClient, options: DemoOptions = {}): P
       capabilities: member.capabilities,
       reportsTo: agents[0]?.id ?? null,
       adapterType: 'process',
-      adapterConfig: { command, args: [script], timeoutSec: 60, graceMs: 2000 },
+      adapterConfig: { command, args: [script], timeoutSec: 60, graceMs: 2000, ...(runAsNodeEnv(command) ? { env: runAsNodeEnv(command) } : {}) },
     });
     agents.push(agent);
     log(`Hired ${agent.name}, ${member.title}${agents.length > 1 ? `, reporting to ${agents[0]!.name}` : ''}`);

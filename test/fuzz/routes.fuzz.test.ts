@@ -20,14 +20,16 @@ const ERROR_CODE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const SKIPPED = new Set([
   'GET /api/companies/{companyId}/events', // SSE: the stream never ends
   'POST /api/agents/{agentId}/heartbeat/invoke', // starts agent processes
+  'POST /api/adapters', // runs npm install: random package names would be fetched from the registry
 ]);
 
 
-// The heartbeat engine is off: its 1 s tick turns wakes left by successful fuzz requests (an issue
-// assigned to the agent, an @mention) into runs that write from a timer, which would race with the
-// before/after snapshots around a rejected request. The request paths are the same either way.
+// The heartbeat engine and the CRM sequence scheduler are off: their ticks turn what successful fuzz
+// requests left behind (an issue assigned to the agent, an @mention, a sequence enrollment) into
+// writes from a timer, which would race with the before/after snapshots around a rejected request.
+// The request paths are the same either way.
 async function setup(): Promise<{ t: TestCore; ctx: FuzzContext; operations: Operation[] }> {
-  const t = await startCore({ heartbeats: false });
+  const t = await startCore({ heartbeats: false, sequences: false });
   const companyId = await createCompany(t, 'Fuzz Co');
   const agent = await createAgent(t, companyId);
   const agentKey = await createAgentKey(t, agent.id);
@@ -120,6 +122,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
       { method: 'POST', url: `/api/agents/${agentId}/heartbeat/invoke`, headers: { 'content-type': 'application/json' }, body: '{}' },
       { method: 'POST', url: `/api/agents/${agentId}/heartbeat/invoke`, headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.boardToken}` }, body: '{"nope":' },
       { method: 'POST', url: `/api/agents/not-an-id/heartbeat/invoke`, headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.boardToken}` }, body: '{}' },
+      { method: 'POST', url: '/api/adapters', headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.agentKey}` }, body: '{"packageName":"left-pad"}' },
+      { method: 'POST', url: '/api/adapters', headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.boardToken}` }, body: '{"packageName":"left-pad","localPath":"/tmp"}' },
     ];
     for (const r of requests) expect(await check(r)).toBeGreaterThanOrEqual(400);
   });

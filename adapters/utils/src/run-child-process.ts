@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { killTree, signalName } from './kill-tree.js';
+import { holdPtyTail } from './pty-tail.js';
 
 export interface RunChildProcessOptions {
   args?: string[];
@@ -25,6 +26,8 @@ export interface RunChildProcessOptions {
   /** Aborting cancels the run: SIGTERM to the tree, SIGKILL after `graceMs`. */
   signal?: AbortSignal;
   onSpawn?: (pid: number) => void;
+  /** Windows: pass arguments unquoted (a `cmd.exe /d /s /c "<line>"` from `commandArgs`). */
+  windowsVerbatimArguments?: boolean;
 }
 
 export interface ChildProcessResult {
@@ -53,6 +56,7 @@ function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.P
     detached: process.platform !== 'win32',
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
+    ...(opts.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
   });
   const out = new StringDecoder('utf8');
   const err = new StringDecoder('utf8');
@@ -90,6 +94,7 @@ async function startPty(command: string, opts: RunChildProcessOptions, env: Node
     env: env as Record<string, string>,
   });
   term.onData((data) => emit('stdout', data));
+  const releaseTail = holdPtyTail(term as unknown as Parameters<typeof holdPtyTail>[0], (text) => emit('stdout', text));
   if (opts.stdin !== undefined) {
     term.write(opts.stdin);
     // ^D at the start of a line is end-of-file for the terminal's line discipline.
@@ -97,6 +102,7 @@ async function startPty(command: string, opts: RunChildProcessOptions, env: Node
   }
   const done = new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
+      releaseTail();
       killTree(term.pid, 'SIGKILL');
       const sig = signalName(signal);
       resolve({ exitCode: sig ? null : exitCode, signal: sig });

@@ -28,8 +28,20 @@ export interface AdapterRuntime {
   sessionParams: Record<string, unknown> | null;
   /** Prompt rendered from `promptTemplate` (or the default continue-work text). */
   prompt: string;
+  /**
+   * The product's agent skills for this run (the heartbeat skill). Adapters that support skills
+   * hand them to the CLI through an ephemeral directory (see `createEphemeralSkillsDir`).
+   */
+  skills?: RuntimeSkill[];
   wakeReason?: string | null;
   [key: string]: unknown;
+}
+
+export interface RuntimeSkill {
+  /** kebab-case directory name, e.g. `headcount-heartbeat`. */
+  name: string;
+  description: string;
+  markdown: string;
 }
 
 export interface ExecutionContext {
@@ -45,12 +57,25 @@ export interface ExecutionContext {
   signal?: AbortSignal;
 }
 
+/**
+ * Where a run's cost comes from: the CLI reported it (`reported`), it was computed from the model
+ * price table (`priced`), or the model is not in the table (`unpriced`: the usage is recorded, the
+ * cost is unknown, never $0).
+ */
+export type CostStatus = 'reported' | 'priced' | 'unpriced';
+
 export interface UsageReport {
   provider: string;
   model: string;
+  /** Input tokens that were not cache reads (cache writes included). */
   inputTokens: number;
   outputTokens: number;
-  costCents: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cachedInputTokens?: number;
+  /** Cents; null exactly when `costStatus` is `unpriced`. */
+  costCents: number | null;
+  /** Absent means `reported` (adapters written before the price table). */
+  costStatus?: CostStatus;
 }
 
 export interface ExecutionResult {
@@ -63,20 +88,33 @@ export interface ExecutionResult {
   /** A run can exit 0 and still have failed (the CLI reported an error result). */
   errorCode?: string | null;
   errorMessage?: string | null;
+  /** What the founder can do about the error (e.g. "run claude /login"). */
+  errorHint?: string | null;
+  /** With `rate_limited`: no run of this agent starts before this ISO time. */
+  rateLimitResetAt?: string | null;
+  /** The CLI's final answer or last assistant text, for the run record. */
+  summary?: string | null;
   [key: string]: unknown;
 }
 
+/** `info` is informational, `warn` does not block, `error` blocks execution (spec 2.9). */
+export type EnvironmentCheckLevel = 'info' | 'warn' | 'error';
+
 export interface EnvironmentCheck {
-  name: string;
-  ok: boolean;
-  detail?: string;
+  level: EnvironmentCheckLevel;
+  message: string;
+  /** What to do about it, in a sentence a founder can follow. */
+  hint?: string;
+  /** snake_case, e.g. `cli_detected`, `invalid_cwd`. */
+  code: string;
 }
 
 export interface EnvironmentTestResult {
-  ok: boolean;
+  adapterType: string;
+  /** `fail` exactly when a check has level `error`. */
+  status: 'pass' | 'fail';
   checks: EnvironmentCheck[];
-  /** What to do when something is missing, in a sentence a founder can follow. */
-  hint?: string;
+  testedAt: string;
 }
 
 export interface EnvironmentTestContext {

@@ -24,6 +24,12 @@ export function validateAdapterConfig(
       problems: [{ location: 'body', path: 'body.adapterType', message: `must be one of: ${known.join(', ')}` }],
     });
   }
+  // Experimental types (not in the stable type enum) run only for agents that opt in explicitly.
+  if (adapter.experimental && config.enableExperimental !== true) {
+    throw badRequest('experimental_adapter', `body.adapterConfig.enableExperimental: adapter type "${adapterType}" is experimental; set it to true to use it`, {
+      problems: [{ location: 'body', path: 'body.adapterConfig.enableExperimental', message: 'must be true for an experimental adapter type' }],
+    });
+  }
   const parsed = adapter.configSchema.safeParse(config);
   if (!parsed.success) {
     throw validationError(

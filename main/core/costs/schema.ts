@@ -29,8 +29,10 @@ export const costEvents = sqliteTable(
     createdAt: timestamp('created_at').notNull(),
   },
   (t) => [
-    index('cost_events_company_time_idx').on(t.companyId, t.occurredAt),
-    index('cost_events_agent_time_idx').on(t.agentId, t.occurredAt),
+    // Covering: the month's spend per company and per agent (costs/spend.ts, read on every agents
+    // list and cost route) is summed from this index alone, never from the table's rows.
+    index('cost_events_company_time_idx').on(t.companyId, t.occurredAt, t.agentId, t.costMicroCents),
+    index('cost_events_agent_time_idx').on(t.agentId, t.occurredAt, t.costMicroCents),
   ],
 );
 

@@ -10,3 +10,7 @@ export * from '../issues/schema.js';
 export * from '../secrets/schema.js';
 export * from '../approvals/schema.js';
 export * from '../heartbeat/schema.js';
+export * from '../crm/schema.js';
+export * from '../crm/brand-voice/schema.js';
+export * from '../crm/hooks/schema.js';
+export * from '../crm/sequences/schema.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../http/common-contract.js';
 import { RUN_STATUSES } from './schema.js';
+import { PutRetentionShape, RetentionSettingsShape } from '../retention/settings.js';
 
 export const RunStatus = z.enum(RUN_STATUSES).describe('queued -> running -> succeeded | failed | timed_out | cancelled | lost');
 
@@ -19,12 +20,23 @@ export const HeartbeatRun = z
     exitCode: z.int().nullable(),
     signal: z.string().nullable(),
     timedOut: z.boolean(),
-    usage: z.record(z.string(), z.unknown()).nullable(),
-    costCents: z.number().nullable().describe('Cost reported by the adapter for this run'),
+    usage: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('provider, model, inputTokens, outputTokens, cachedInputTokens, costCents, costStatus — as the adapter reported them'),
+    costCents: z.number().nullable().describe('Cost of this run; null when there was no usage or the model is unpriced'),
+    costStatus: z
+      .enum(['reported', 'priced', 'unpriced'])
+      .nullable()
+      .describe('reported by the CLI, priced from the model price table, or unpriced (usage known, cost unknown — not $0); null without usage'),
     sessionParams: z.record(z.string(), z.unknown()).nullable(),
     errorCode: z.string().nullable(),
     errorMessage: z.string().nullable(),
+    errorHint: z.string().nullable().describe('What to do about the error, e.g. log the CLI in'),
+    summary: z.string().nullable().describe("The CLI's final answer, when the adapter parsed one"),
+    rateLimitResetAt: Timestamp.nullable().describe('The run hit a rate or usage limit: no run of this agent starts before this time'),
     transcriptBytes: z.int(),
+    transcriptPurgedAt: Timestamp.nullable().describe('When transcript retention deleted the log (its size stays in transcriptBytes)'),
     cancelReason: z.string().nullable(),
     queuedAt: Timestamp,
     startedAt: Timestamp.nullable(),
@@ -63,6 +75,6 @@ export const PutHeartbeatSettingsBody = z.strictObject({
 });
 
 export const InstanceSettings = z
-  .object({ maxConcurrentRuns: z.int().min(1).max(64).describe(`Heartbeats running at once across all agents (default 4)`) })
+  .object({ maxConcurrentRuns: z.int().min(1).max(64).describe(`Heartbeats running at once across all agents (default 4)`), ...RetentionSettingsShape })
   .meta({ id: 'InstanceSettings' });
-export const PutInstanceSettingsBody = z.strictObject({ maxConcurrentRuns: z.int().min(1).max(64).optional() });
+export const PutInstanceSettingsBody = z.strictObject({ maxConcurrentRuns: z.int().min(1).max(64).optional(), ...PutRetentionShape });

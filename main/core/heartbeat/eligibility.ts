@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNull, max, ne } from 'drizzle-orm';
+import { heartbeatRuns } from './schema.js';
 import { agents, type AgentRow } from '../agents/schema.js';
 import { companies } from '../companies/schema.js';
 import { issues, issueMentions, wakeRequests } from '../issues/schema.js';
@@ -45,3 +46,13 @@ export function hasWork(db: Queryable, agentId: string): boolean {
 }
 
 export const agentById = (db: Queryable, agentId: string): AgentRow | undefined => db.select().from(agents).where(eq(agents.id, agentId)).get();
+
+/**
+ * Until when the agent's runs wait because its CLI hit a rate or usage limit (the latest reset
+ * time a run recorded, if still ahead), or null. Wakes stay pending meanwhile; none is skipped.
+ */
+export function rateLimitedUntil(db: Queryable, agentId: string, now: Date): string | null {
+  const row = db.select({ until: max(heartbeatRuns.rateLimitResetAt) }).from(heartbeatRuns).where(eq(heartbeatRuns.agentId, agentId)).get();
+  const until = row?.until ?? null;
+  return until && Date.parse(until) > now.getTime() ? until : null;
+}

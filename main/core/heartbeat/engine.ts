@@ -3,7 +3,7 @@ import { heartbeatRuns, agentHeartbeatSettings, instanceSettings, type Heartbeat
 import { agents } from '../agents/schema.js';
 import { wakeRequests, type WakeReason } from '../issues/schema.js';
 import { requestWake } from '../issues/wake.js';
-import { agentById, hasWork, whyNotRunnable } from './eligibility.js';
+import { agentById, hasWork, rateLimitedUntil, whyNotRunnable } from './eligibility.js';
 import { executeRun, finishRun, type RunDeps } from './run-execution.js';
 import { recoverRuns } from './recovery.js';
 import { settleBudgetPauses } from '../costs/budget-rules.js';
@@ -171,6 +171,8 @@ export class HeartbeatEngine implements RunLookup {
         // One run at a time per agent: wakes arriving during a run wait, then coalesce.
         const busy = tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, agentId), inArray(heartbeatRuns.status, ['queued', 'running']))).get();
         if (busy) return;
+        // The CLI said when its limit resets: no run starts before that; the wakes wait for it.
+        if (rateLimitedUntil(tx, agentId, now)) return;
         const wakes = tx.select().from(wakeRequests).where(and(eq(wakeRequests.agentId, agentId), eq(wakeRequests.status, 'pending'))).orderBy(asc(wakeRequests.createdAt)).all();
         if (wakes.length === 0) return;
         const at = now.toISOString();

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { and, eq, isNull } from 'drizzle-orm';
-import { DEFAULT_PROMPT, renderTemplate, type ExecutionResult } from '@service/adapter-utils';
+import { DEFAULT_PROMPT, renderTemplate, type ExecutionResult, type RuntimeSkill } from '@service/adapter-utils';
 import { heartbeatRuns, agentSessions, type HeartbeatRunRow, type RunStatus } from './schema.js';
 import { agents } from '../agents/schema.js';
 import { issues, issueMentions } from '../issues/schema.js';
@@ -9,6 +9,7 @@ import { StreamRedactor, redact } from './redact.js';
 import type { RunTokens } from './run-token.js';
 import { recordActivity } from '../activity/service.js';
 import { centsToMicro } from '../costs/money.js';
+import { heartbeatRuntimeSkill } from './skill-routes.js';
 import { inTransaction, type CoreContext } from '../context.js';
 import type { Actor } from '../http/actor.js';
 import type { ResolvedEnv } from '../secrets/resolve.js';
@@ -22,7 +23,12 @@ export interface RunDeps {
   recordCost: (actor: Actor, companyId: string, input: { agentId: string; provider: string; model: string; inputTokens: number; outputTokens: number; costCents: number; runId: string; issueId?: string }) => void;
   /** Grace after a run ends during which its token still works (late API calls of the CLI). */
   tokenGraceSec: number;
+  /** Skills beyond the heartbeat skill that this company's agents get for a run (e.g. brand voice once configured). */
+  companySkills?: (companyId: string) => RuntimeSkill[];
 }
+
+/** The run record keeps this much of the CLI's final answer. */
+const MAX_SUMMARY = 8192;
 
 /** Terminal status from what the adapter reported: exit 0 with an error result is a failure. */
 export function finalStatus(result: ExecutionResult, cancelled: boolean): RunStatus {
@@ -83,19 +89,32 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     });
     // The mentions this run is told about are delivered: later schedules need not wake for them.
     ctx.db.update(issueMentions).set({ readAt: ctx.clock.now().toISOString() }).where(and(eq(issueMentions.agentId, agent.id), isNull(issueMentions.readAt))).run();
-    result = await adapter.execute({
-      config,
-      agent: { id: agent.id, name: agent.name, companyId: agent.companyId, role: agent.role, title: agent.title },
-      runtime: { apiUrl: deps.apiUrl(), apiKey: token, env: resolved.env, sessionParams: session?.params ?? null, prompt, wakeReason: run.trigger },
-      context: { taskId: task?.identifier ?? null, taskTitle: task?.title ?? null },
-      runId: run.id,
-      signal: abort.signal,
-      onLog: (stream, chunk) => emit(stream, redactors[stream].push(chunk)),
-      onMeta: (m) => {
-        Object.assign(meta, m);
-        if (typeof m.pid === 'number') ctx.db.update(heartbeatRuns).set({ pid: m.pid }).where(eq(heartbeatRuns.id, run.id)).run();
-      },
-    });
+    const execute = (sessionParams: Record<string, unknown> | null, apiKey: string) =>
+      adapter.execute({
+        config,
+        agent: { id: agent.id, name: agent.name, companyId: agent.companyId, role: agent.role, title: agent.title },
+        runtime: { apiUrl: deps.apiUrl(), apiKey, env: resolved.env, sessionParams, prompt, wakeReason: run.trigger, skills: [heartbeatRuntimeSkill(), ...(deps.companySkills?.(run.companyId) ?? [])] },
+        context: { taskId: task?.identifier ?? null, taskTitle: task?.title ?? null },
+        runId: run.id,
+        signal: abort.signal,
+        onLog: (stream, chunk) => emit(stream, redactors[stream].push(chunk)),
+        onMeta: (m) => {
+          Object.assign(meta, m);
+          if (typeof m.pid === 'number') ctx.db.update(heartbeatRuns).set({ pid: m.pid }).where(eq(heartbeatRuns.id, run.id)).run();
+        },
+      });
+    result = await execute(session?.params ?? null, token);
+    // A session the CLI no longer knows: forget it and retry once, in this same run, with a fresh
+    // session (a follow-up run would wait for the next wake and lose this one's prompt).
+    if (result.errorCode === 'unknown_session' && session && !abort.signal.aborted) {
+      clearSession(ctx, agent.id, run.taskIssueId);
+      const note = `[headcount] the stored session is unknown to the CLI (${result.errorMessage ?? 'unknown session'}); it was cleared, retrying once with a fresh session\n`;
+      emit('stderr', redactors.stderr.push(note));
+      const retryToken = await deps.tokens.issue({ agentId: agent.id, companyId: agent.companyId, runId: run.id }, maxLifetime);
+      result = await execute(null, retryToken);
+    }
+    // An unknown session without a retry still must not be resumed next time.
+    if (result.errorCode === 'unknown_session' && result.sessionParams === undefined) result = { ...result, sessionParams: null };
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     result = { exitCode: null, timedOut: false, errorCode: typeof code === 'string' ? code : 'execution_error', errorMessage: err instanceof Error ? err.message : String(err) };
@@ -107,10 +126,21 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
   finishRun(deps, run, agent.id, result, meta, abort.signal.aborted, writer.size, secretValues);
 }
 
+function clearSession(ctx: CoreContext, agentId: string, taskIssueId: string | null): void {
+  ctx.db.delete(agentSessions).where(and(eq(agentSessions.agentId, agentId), eq(agentSessions.taskKey, taskIssueId ?? ''))).run();
+}
+
+/** The cost to record: none when the adapter could not price the usage (never a silent $0). */
+export function runCostCents(usage: ExecutionResult['usage']): number | null {
+  if (!usage || usage.costStatus === 'unpriced' || typeof usage.costCents !== 'number') return null;
+  return usage.costCents;
+}
+
 export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, result: ExecutionResult, meta: Record<string, unknown>, cancelled: boolean, bytes: number, secrets: string[]) {
   const { ctx } = deps;
   const status = finalStatus(result, cancelled);
   const at = ctx.clock.now().toISOString();
+  const cost = runCostCents(result.usage);
   const command = meta.command ? redact([meta.command, ...((meta.args as string[] | undefined) ?? [])].join(' '), secrets) : null;
   inTransaction(ctx, (tx) => {
     tx.update(heartbeatRuns)
@@ -120,11 +150,14 @@ export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, 
         signal: result.signal ?? null,
         timedOut: result.timedOut,
         command,
-        usage: result.usage ? { ...result.usage } : null,
-        costMicroCents: result.usage ? centsToMicro(result.usage.costCents) : null,
+        usage: result.usage ? { ...result.usage, costStatus: result.usage.costStatus ?? 'reported' } : null,
+        costMicroCents: cost === null ? null : centsToMicro(cost),
         sessionParams: result.sessionParams ?? null,
         errorCode: result.errorCode ?? (status !== 'failed' ? null : result.signal ? 'killed_by_signal' : 'nonzero_exit'),
         errorMessage: result.errorMessage ? redact(result.errorMessage, secrets) : null,
+        errorHint: typeof result.errorHint === 'string' ? redact(result.errorHint, secrets) : null,
+        summary: typeof result.summary === 'string' ? redact(result.summary, secrets).slice(0, MAX_SUMMARY) : null,
+        rateLimitResetAt: result.errorCode === 'rate_limited' && typeof result.rateLimitResetAt === 'string' && !Number.isNaN(Date.parse(result.rateLimitResetAt)) ? new Date(result.rateLimitResetAt).toISOString() : null,
         transcriptBytes: bytes,
         finishedAt: at,
       })
@@ -155,10 +188,11 @@ export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, 
       details: { agentId, exitCode: result.exitCode, signal: result.signal ?? null },
     });
   });
-  if (result.usage) {
+  if (result.usage && cost !== null) {
     const actor: Actor = { kind: 'agent', agentId, companyId: run.companyId, keyId: null, runId: run.id };
     try {
-      deps.recordCost(actor, run.companyId, { agentId, ...result.usage, runId: run.id, ...(run.taskIssueId ? { issueId: run.taskIssueId } : {}) });
+      const { provider, model, inputTokens, outputTokens } = result.usage;
+      deps.recordCost(actor, run.companyId, { agentId, provider, model, inputTokens, outputTokens, costCents: cost, runId: run.id, ...(run.taskIssueId ? { issueId: run.taskIssueId } : {}) });
     } catch (err) {
       ctx.logger.error('could not record the cost of a run', { runId: run.id, message: err instanceof Error ? err.message : String(err) });
     }

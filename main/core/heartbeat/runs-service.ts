@@ -13,8 +13,23 @@ import { whyNotRunnable } from './eligibility.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 import { microToCents } from '../costs/money.js';
 import { instanceSettings } from './schema.js';
+import { readRetentionSettings, writeRetentionSettings } from '../retention/settings.js';
+import { enforceRetention } from '../retention/service.js';
 
-export const toRun = ({ costMicroCents, ...row }: HeartbeatRunRow) => ({ ...row, costCents: costMicroCents === null ? null : microToCents(costMicroCents) });
+const COST_STATUSES = ['reported', 'priced', 'unpriced'] as const;
+type CostStatus = (typeof COST_STATUSES)[number];
+
+/** The usage's cost status; usage recorded before statuses existed was reported by its adapter. */
+const costStatusOf = (usage: Record<string, unknown> | null): CostStatus | null => {
+  if (!usage) return null;
+  return COST_STATUSES.find((s) => s === usage.costStatus) ?? 'reported';
+};
+
+export const toRun = ({ costMicroCents, ...row }: HeartbeatRunRow) => ({
+  ...row,
+  costCents: costMicroCents === null ? null : microToCents(costMicroCents),
+  costStatus: costStatusOf(row.usage),
+});
 
 function requireRun(ctx: CoreContext, actor: Actor, runId: string): HeartbeatRunRow {
   const row = ctx.db.select().from(heartbeatRuns).where(eq(heartbeatRuns.id, runId)).get();
@@ -79,10 +94,10 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
 
     instanceSettings(actor: Actor) {
       assertBoard(actor, 'read instance settings');
-      return { maxConcurrentRuns: engine.maxConcurrent() };
+      return { maxConcurrentRuns: engine.maxConcurrent(), ...readRetentionSettings(ctx.db) };
     },
 
-    putInstanceSettings(actor: Actor, input: { maxConcurrentRuns?: number | undefined }) {
+    putInstanceSettings(actor: Actor, input: { maxConcurrentRuns?: number | undefined; transcriptRetentionDays?: number | undefined; backupRetentionCount?: number | undefined }) {
       assertBoard(actor, 'change instance settings');
       if (input.maxConcurrentRuns !== undefined) {
         const at = isoNow(ctx);
@@ -93,7 +108,9 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
           .run();
         engine.poke();
       }
-      return { maxConcurrentRuns: engine.maxConcurrent() };
+      // Shorter retention applies at once, not at the next daily pass.
+      if (writeRetentionSettings(ctx.db, isoNow(ctx), input)) enforceRetention(ctx);
+      return this.instanceSettings(actor);
     },
 
     settings(actor: Actor, agentId: string) {

@@ -35,7 +35,15 @@ export const heartbeatRuns = sqliteTable(
     sessionParams: json<Record<string, unknown>>('session_params'),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
+    /** What the founder can do about the error (e.g. log the CLI in). */
+    errorHint: text('error_hint'),
+    /** The CLI's final answer, as the adapter parsed it. */
+    summary: text('summary'),
+    /** A rate or usage limit the run hit: no run of this agent starts before this time. */
+    rateLimitResetAt: timestamp('rate_limit_reset_at'),
     transcriptBytes: integer('transcript_bytes').notNull().default(0),
+    /** Set when retention deleted the transcript file; transcriptBytes keeps its size. */
+    transcriptPurgedAt: timestamp('transcript_purged_at'),
     cancelReason: text('cancel_reason'),
     queuedAt: timestamp('queued_at').notNull(),
     startedAt: timestamp('started_at'),

@@ -14,6 +14,13 @@ export const SKILL_FILE = path.join(PACKAGE_ROOT, 'main', 'core', 'heartbeat', '
 let cached: string | undefined;
 export const heartbeatSkill = (): string => (cached ??= readFileSync(SKILL_FILE, 'utf8'));
 
+/** The skill as adapters receive it in `runtime.skills`, to install per run where the CLI has skills. */
+export const heartbeatRuntimeSkill = () => ({
+  name: 'headcount-heartbeat',
+  description: 'How to work one Headcount heartbeat: who am I, check out the task with the run header, comment, set the status.',
+  markdown: heartbeatSkill(),
+});
+
 export const skillRoutes: RouteRegistrar = (app) => {
   app.get('/api/skills/heartbeat', {
     schema: {

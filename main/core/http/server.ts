@@ -28,6 +28,17 @@ import { issueDocumentsRoutes } from '../issues/documents/routes.js';
 import { issueInteractionsRoutes } from '../issues/interactions/routes.js';
 import { secretsRoutes } from '../secrets/routes.js';
 import { approvalsRoutes } from '../approvals/routes.js';
+import { crmRoutes } from '../crm/routes.js';
+import { crmBrandVoiceRoutes } from '../crm/brand-voice/routes.js';
+import { crmHooksRoutes } from '../crm/hooks/routes.js';
+import { crmSequencesRoutes } from '../crm/sequences/routes.js';
+import { boardRoutes } from './static-board.js';
+import { BoardLoginCodes } from './board-login.js';
+import { systemClock } from '../clock.js';
+import { pluginsRoutes } from '../plugins/routes.js';
+import { adapterEnvironmentRoutes } from '../adapter-environment/routes.js';
+import { exportRoutes } from '../export/routes.js';
+import { systemRoutes } from '../retention/routes.js';
 
 /** JSON bodies above this are refused with 413; uploads have their own limit. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -42,6 +53,10 @@ export interface ServerOptions {
   extraOrigins?: readonly string[];
   /** Verifies heartbeat run tokens (the engine's). */
   runTokens?: RunTokenCheck;
+  /** One-time codes of the board's login links (`serve` prints one). */
+  loginCodes?: BoardLoginCodes;
+  /** Folder of the built renderer; default dist/renderer. */
+  boardRoot?: string;
 }
 
 export async function buildServer(options: ServerOptions): Promise<ZodApp> {
@@ -146,9 +161,17 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     handler: async () => ({ status: 'ok' as const, version: VERSION }),
   });
 
-  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, secretsRoutes, heartbeatRoutes, skillRoutes]) {
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, crmRoutes, crmBrandVoiceRoutes, crmHooksRoutes, crmSequencesRoutes, secretsRoutes, heartbeatRoutes, skillRoutes, pluginsRoutes, adapterEnvironmentRoutes, exportRoutes, systemRoutes]) {
     register(app, services);
   }
+
+  // The board UI at `/` (SPA) and its login-code exchange; /api paths stay with the routes above.
+  await boardRoutes(app, {
+    boardToken: options.boardToken,
+    loginCodes: options.loginCodes ?? new BoardLoginCodes(systemClock),
+    apiUrl: () => `http://127.0.0.1:${options.port()}`,
+    ...(options.boardRoot ? { root: options.boardRoot } : {}),
+  });
 
   app.get('/api/openapi.json', {
     schema: { hide: true },

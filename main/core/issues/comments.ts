@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { issueComments, issueMentions, issues, type IssueCommentRow, type IssueRow } from './schema.js';
 import { agents } from '../agents/schema.js';
 import type { Comment } from './contract.js';
@@ -63,12 +63,20 @@ export function insertComment(tx: Tx, at: string, actor: Actor, issue: IssueRow,
   return { comment: toComment(row, mentioned), issue: updated };
 }
 
-function mentionsOf(db: Queryable, commentIds: string[]): Map<string, string[]> {
+/**
+ * Mentions of every comment of one issue, by a join on the issue rather than `IN (<comment ids>)`:
+ * an issue with more comments than SQLite's 32,766 bound variables failed with "too many SQL
+ * variables" (found by the scale benchmark, bench/scale.mjs).
+ */
+function mentionsOfIssue(db: Queryable, issueId: string): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  if (commentIds.length === 0) return map;
-  for (const m of db.select({ commentId: issueMentions.commentId, agentId: issueMentions.agentId }).from(issueMentions).where(inArray(issueMentions.commentId, commentIds)).all()) {
-    map.set(m.commentId, [...(map.get(m.commentId) ?? []), m.agentId]);
-  }
+  const rows = db
+    .select({ commentId: issueMentions.commentId, agentId: issueMentions.agentId })
+    .from(issueMentions)
+    .innerJoin(issueComments, eq(issueComments.id, issueMentions.commentId))
+    .where(eq(issueComments.issueId, issueId))
+    .all();
+  for (const m of rows) map.set(m.commentId, [...(map.get(m.commentId) ?? []), m.agentId]);
   return map;
 }
 
@@ -77,7 +85,7 @@ export function createCommentsService(ctx: CoreContext) {
     list(actor: Actor, issueRef: string): Comment[] {
       const issue = requireIssue(ctx.db, actor, issueRef);
       const rows = ctx.db.select().from(issueComments).where(eq(issueComments.issueId, issue.id)).orderBy(asc(issueComments.createdAt), sql`rowid`).all();
-      const mentions = mentionsOf(ctx.db, rows.map((r) => r.id));
+      const mentions = mentionsOfIssue(ctx.db, issue.id);
       return rows.map((r) => toComment(r, mentions.get(r.id) ?? []));
     },
 

@@ -48,8 +48,11 @@ export const issues = sqliteTable(
     uniqueIndex('issues_identifier_uq').on(t.identifier),
     uniqueIndex('issues_company_number_uq').on(t.companyId, t.number),
     index('issues_company_sort_idx').on(t.companyId, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
-    index('issues_company_status_idx').on(t.companyId, t.status),
+    // The list's filters end in the sort columns so a filtered first page is read in order from the
+    // index instead of walking the whole company sort order (bench/README.md, Scale).
+    index('issues_company_status_idx').on(t.companyId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
     index('issues_assignee_idx').on(t.assigneeAgentId, t.status),
+    index('issues_assignee_sort_idx').on(t.assigneeAgentId, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
     index('issues_parent_idx').on(t.parentId),
     index('issues_project_idx').on(t.projectId),
   ],

@@ -38,8 +38,35 @@ export interface ListIssuesFilter {
   cursor?: string | undefined;
 }
 
+/** A committed status change, for in-process followers such as the post-issue hooks (crm/hooks). */
+export interface IssueStatusChange {
+  issueId: string;
+  companyId: string;
+  from: IssueRow['status'];
+  to: IssueRow['status'];
+  actor: Actor;
+}
+export type IssueStatusListener = (change: IssueStatusChange) => void;
+
 export function createIssuesService(ctx: CoreContext) {
+  const statusListeners = new Set<IssueStatusListener>();
+  /** Called after the transaction committed; a listener that throws never fails the issue request. */
+  const notifyStatus = (change: IssueStatusChange) => {
+    for (const listener of statusListeners) {
+      try {
+        listener(change);
+      } catch (err) {
+        ctx.logger.error('issue status listener failed', { issueId: change.issueId, message: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  };
   return {
+    /** Follows committed status changes made through `patch`; returns the unsubscribe function. */
+    onStatusChanged(listener: IssueStatusListener): () => void {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
+
     create(actor: Actor, companyId: string, input: CreateIssueInput): Issue {
       return inTransaction(ctx, (tx) => {
         const company = requireCompany(tx, actor, companyId);
@@ -109,7 +136,8 @@ export function createIssuesService(ctx: CoreContext) {
     },
 
     patch(actor: Actor, idOrIdentifier: string, input: PatchIssueInput): Issue {
-      return inTransaction(ctx, (tx) => {
+      let statusChange: IssueStatusChange | undefined;
+      const result = inTransaction(ctx, (tx) => {
         const row = requireIssue(tx, actor, idOrIdentifier);
         const at = isoNow(ctx);
         const changes: Partial<IssueRow> = {};
@@ -172,6 +200,7 @@ export function createIssuesService(ctx: CoreContext) {
             .returning()
             .get();
           if (changes.assigneeAgentId) wakeAssignee(tx, at, actor, updated);
+          if (changes.status) statusChange = { issueId: row.id, companyId: row.companyId, from: row.status, to: changes.status, actor };
           recordActivity(tx, at, actor, {
             companyId: row.companyId,
             action: changes.status ? 'issue.status_changed' : 'issue.updated',
@@ -184,6 +213,8 @@ export function createIssuesService(ctx: CoreContext) {
         if (input.comment !== undefined) updated = insertComment(tx, at, actor, updated, input.comment).issue;
         return toIssue(updated);
       });
+      if (statusChange) notifyStatus(statusChange);
+      return result;
     },
   };
 }

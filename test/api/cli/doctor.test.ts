@@ -7,6 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../../helpers/core.js';
 import { CLI, ROOT, rawRequest, requireBuiltCli, spawnServe, stopProcess, type ServeProcess } from '../durability/serve-process.js';
 
+/** stdout of `serve`: the contract line, then the one-time login link of the board UI. */
+const serveOutput = (url: string) => {
+  const u = url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(`^listening on ${u}\\nboard: ${u}/#/login\\?code=[A-Za-z0-9_-]{20,}\\n$`);
+};
+
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const PAGE = 4096;
 // The newest migration this build ships: 0000_foundation today.
@@ -233,7 +239,7 @@ function freePort(): Promise<number> {
 }
 
 describe('headcount serve', () => {
-  it('prints exactly one stdout line, keeps a 0600 board token file and uses it', async () => {
+  it('prints the listening line then the board login link on stdout, keeps a 0600 board token file and uses it', async () => {
     const home = newHome();
     const port = await freePort();
     server = await spawnServe(home, { port });
@@ -260,12 +266,13 @@ describe('headcount serve', () => {
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
-    // One line for the whole life of the process: logs and shutdown messages go to stderr.
-    expect(server.stdout()).toBe(`listening on http://127.0.0.1:${port}\n`);
+    // Two lines for the whole life of the process (the contract line, then the board's one-time
+    // login link): logs and shutdown messages go to stderr.
+    expect(server.stdout()).toMatch(serveOutput(`http://127.0.0.1:${port}`));
 
     // A second start reuses the same token file.
     server = await spawnServe(home);
-    expect(server.stdout()).toBe(`listening on ${server.url}\n`);
+    expect(server.stdout()).toMatch(serveOutput(server.url));
     expect((await rawRequest(server.url, 'GET', '/api/companies', { token })).status).toBe(200);
     expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
   });
@@ -287,7 +294,7 @@ describe('headcount serve', () => {
     expect((await rawRequest(url, 'GET', '/api/companies', { token: 'hcb_some-other-token' })).status).toBe(401);
     expect((await rawRequest(url, 'GET', '/api/companies', { token: fileToken })).status).toBe(401);
     expect((await rawRequest(url, 'GET', '/api/companies')).status).toBe(401);
-    expect(server.stdout()).toBe(`listening on ${url}\n`);
+    expect(server.stdout()).toMatch(serveOutput(url));
   });
 
   it('does not write a token file when the token comes from the environment', async () => {

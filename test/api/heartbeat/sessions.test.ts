@@ -13,7 +13,7 @@ let received: { sessionParams: Record<string, unknown> | null; taskId: string | 
 beforeEach(async () => {
   received = [];
   const adapters = createBuiltinRegistry();
-  const base = { models: [], agentConfigurationDoc: '', configSchema: z.object({}).passthrough(), testEnvironment: async () => ({ ok: true, checks: [] }) };
+  const base = { models: [], agentConfigurationDoc: '', configSchema: z.object({}).passthrough(), testEnvironment: async () => ({ adapterType: 'test', status: 'pass' as const, checks: [], testedAt: new Date().toISOString() }) };
   adapters.register({
     ...base,
     type: 'test_session',

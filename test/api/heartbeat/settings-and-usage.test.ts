@@ -13,9 +13,11 @@ afterEach(async () => {
 describe('instance settings', () => {
   it('reads and changes the concurrent-run cap, board only', async () => {
     t = await startCore();
-    expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 4 });
-    expect((await t.api('PUT', '/api/settings', { body: { maxConcurrentRuns: 2 } })).body).toEqual({ maxConcurrentRuns: 2 });
-    expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 2 });
+    // Retention settings live beside the cap (test/reliability/retention.test.ts covers them).
+    const retention = { transcriptRetentionDays: 30, backupRetentionCount: 5 };
+    expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 4, ...retention });
+    expect((await t.api('PUT', '/api/settings', { body: { maxConcurrentRuns: 2 } })).body).toEqual({ maxConcurrentRuns: 2, ...retention });
+    expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 2, ...retention });
     expect((await t.api('PUT', '/api/settings', { body: { maxConcurrentRuns: 0 } })).status).toBe(400);
     const company = await createCompany(t);
     const key = await createAgentKey(t, (await createAgent(t, company)).id);
@@ -34,7 +36,7 @@ describe('usage reported by an adapter', () => {
       agentConfigurationDoc: '',
       configSchema: z.object({}).passthrough(),
       execute: async () => ({ exitCode: 0, timedOut: false, usage: { provider: 'acme', model: 'm1', inputTokens: 10, outputTokens: 5, costCents: 0.1234 } }),
-      testEnvironment: async () => ({ ok: true, checks: [] }),
+      testEnvironment: async () => ({ adapterType: 'test', status: 'pass' as const, checks: [], testedAt: new Date().toISOString() }),
     });
     t = await startCore({ adapters });
     const company = await createCompany(t);

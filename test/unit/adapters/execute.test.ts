@@ -5,7 +5,7 @@ import os from 'node:os';
 import type { ExecutionContext } from '@service/adapter-utils';
 import { processAdapter } from '../../../adapters/process/descriptor.js';
 import { httpAdapter } from '../../../adapters/http/descriptor.js';
-import { resolveCommand } from '../../../adapters/process/execute.js';
+import { resolveCommand } from '@service/adapter-utils';
 
 function context(config: Record<string, unknown>, extra: Partial<ExecutionContext> = {}) {
   const logs: { stream: string; chunk: string }[] = [];
@@ -53,12 +53,19 @@ describe('process adapter', () => {
   });
 
   it('checks its environment', async () => {
-    expect((await processAdapter.testEnvironment({ config: { command: 'sh' }, env: {} })).ok).toBe(true);
+    const good = await processAdapter.testEnvironment({ config: { command: 'sh' }, env: {} });
+    expect(good).toMatchObject({ adapterType: 'process', status: 'pass' });
+    expect(good.checks.map((c) => [c.level, c.code])).toEqual([['info', 'cwd_exists'], ['info', 'cli_detected']]);
+    expect(Date.parse(good.testedAt)).not.toBeNaN();
     const bad = await processAdapter.testEnvironment({ config: { command: 'no-such-cli-xyz', cwd: '/no/such/dir' }, env: {} });
-    expect(bad.ok).toBe(false);
-    expect(bad.checks.map((c) => c.ok)).toEqual([false, false]);
-    expect(resolveCommand('sh')).toMatch(/\/sh$/);
-    expect(resolveCommand('/bin/sh')).toBe('/bin/sh');
+    expect(bad.status).toBe('fail');
+    expect(bad.checks.map((c) => [c.level, c.code])).toEqual([['error', 'cwd_missing'], ['error', 'cli_not_found']]);
+    expect(bad.checks[1]!.hint).toBeTruthy();
+    const relative = await processAdapter.testEnvironment({ config: { command: 'sh', cwd: 'work/here' }, env: {} });
+    expect(relative.checks[0]).toMatchObject({ level: 'error', code: 'invalid_cwd' });
+    expect(relative.status).toBe('fail');
+    expect(resolveCommand('sh')?.path).toMatch(/\/sh$/);
+    expect(resolveCommand('/bin/sh')).toMatchObject({ path: '/bin/sh', command: '/bin/sh', prefixArgs: [] });
     expect(resolveCommand('./nope')).toBeNull();
   });
 });
@@ -109,7 +116,7 @@ describe('http adapter', () => {
 
   it('reports an unreachable endpoint', async () => {
     const result = await httpAdapter.testEnvironment({ config: { url: 'http://127.0.0.1:1/nothing' }, env: {} });
-    expect(result.ok).toBe(false);
+    expect(result).toMatchObject({ adapterType: 'http', status: 'fail', checks: [{ level: 'error', code: 'endpoint_unreachable' }] });
   });
 });
 

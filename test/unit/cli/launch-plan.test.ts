@@ -6,6 +6,8 @@ const ready: LaunchFacts = {
   binaryExists: true,
   entry: '/app/dist/main/electron/main.js',
   entryExists: true,
+  nativeBinding: '/app/build/native/electron/better_sqlite3.node',
+  nativeBindingExists: true,
   platform: 'linux',
   env: { DISPLAY: ':0' },
 };
@@ -14,12 +16,14 @@ describe('npm start launch plan', () => {
   it('opens the desktop window when everything is there', () => {
     expect(planLaunch(ready)).toEqual({ mode: 'electron', binary: '/x/electron', entry: ready.entry });
     expect(planLaunch({ ...ready, platform: 'darwin', env: {} }).mode).toBe('electron');
+    expect(planLaunch({ ...ready, platform: 'win32', env: {} }).mode).toBe('electron');
     expect(planLaunch({ ...ready, env: { WAYLAND_DISPLAY: 'wayland-0' } }).mode).toBe('electron');
   });
   it.each([
     [{ electronBinary: null, binaryExists: false }, 'Electron is not installed'],
     [{ binaryExists: false }, 'the Electron binary is missing'],
     [{ entryExists: false }, 'the desktop shell is not built'],
+    [{ nativeBindingExists: false }, 'npm run electron:native'],
     [{ env: {} }, 'no display'],
     [{ env: { DISPLAY: ':0', HEADCOUNT_HEADLESS: '1' } }, 'HEADCOUNT_HEADLESS=1'],
   ] as const)('falls back to headless: %j', (change, reason) => {

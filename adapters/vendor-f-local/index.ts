@@ -1,0 +1,9 @@
+import type { AdapterDescriptor } from '../types.js';
+import { vendorFLocalAdapter } from './descriptor.js';
+
+export { type, label, models, agentConfigurationDoc, vendorFLocalAdapter } from './descriptor.js';
+
+/** The package-root function of the adapter module contract (spec 2.9). */
+export function createServerAdapter(): AdapterDescriptor {
+  return vendorFLocalAdapter;
+}

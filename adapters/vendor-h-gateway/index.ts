@@ -1,0 +1,9 @@
+import type { AdapterDescriptor } from '../types.js';
+import { vendorHGatewayAdapter } from './descriptor.js';
+
+export { type, label, models, agentConfigurationDoc, vendorHGatewayAdapter } from './descriptor.js';
+
+/** The package-root function of the adapter module contract (spec 2.9). */
+export function createServerAdapter(): AdapterDescriptor {
+  return vendorHGatewayAdapter;
+}

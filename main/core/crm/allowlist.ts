@@ -1,0 +1,103 @@
+import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
+import type { Actor } from '../http/actor.js';
+import { inTransaction, isoNow, type CoreContext } from '../context.js';
+import { assertBoard } from '../access.js';
+import { conflict, notFound } from '../errors.js';
+import { validationError } from '../http/error-contract.js';
+import { recordActivity } from '../activity/service.js';
+import { requireCompany } from '../companies/service.js';
+import { newId } from '../ids.js';
+import { normalizeAllowlistValue } from './contact.js';
+import { requireOutbox } from './outboxes.js';
+import { crmAllowlistEntries, type CrmChannel } from './schema.js';
+import type { AllowlistEntry, CreateAllowlistEntryInput } from './contract.js';
+import { toAllowlistEntry } from './present.js';
+
+const KIND_HINT = {
+  address: 'an e-mail address',
+  domain: 'a domain (example.com) or a subdomain wildcard (*.example.com)',
+  phone: 'a phone number in E.164 form (+15551234567)',
+  handle: 'a handle (letters, digits, . _ : -)',
+} as const;
+
+/** Who may be contacted (default deny). Read by the company; written by the board only. */
+export function createAllowlistService(ctx: CoreContext) {
+  return {
+    list(actor: Actor, companyId: string, query: { channel?: CrmChannel | undefined; outboxId?: string | undefined }): AllowlistEntry[] {
+      requireCompany(ctx.db, actor, companyId);
+      const filters: SQL[] = [eq(crmAllowlistEntries.companyId, companyId)];
+      if (query.channel) filters.push(eq(crmAllowlistEntries.channel, query.channel));
+      if (query.outboxId) filters.push(eq(crmAllowlistEntries.outboxId, query.outboxId));
+      return ctx.db
+        .select()
+        .from(crmAllowlistEntries)
+        .where(and(...filters))
+        .orderBy(asc(crmAllowlistEntries.createdAt), asc(crmAllowlistEntries.id))
+        .all()
+        .map(toAllowlistEntry);
+    },
+
+    create(actor: Actor, companyId: string, input: CreateAllowlistEntryInput): AllowlistEntry {
+      assertBoard(actor, 'change the CRM allowlist');
+      const value = normalizeAllowlistValue(input.kind, input.value);
+      if (value === null) throw validationError([{ location: 'body', path: 'body.value', message: `must be ${KIND_HINT[input.kind]}` }]);
+      return inTransaction(ctx, (tx) => {
+        requireCompany(tx, actor, companyId);
+        const channel = input.channel ?? null;
+        const outboxId = input.outboxId ?? null;
+        if (outboxId) requireOutbox(tx, companyId, outboxId);
+        const same = tx
+          .select({ id: crmAllowlistEntries.id })
+          .from(crmAllowlistEntries)
+          .where(
+            and(
+              eq(crmAllowlistEntries.companyId, companyId),
+              eq(crmAllowlistEntries.kind, input.kind),
+              eq(crmAllowlistEntries.value, value),
+              channel ? eq(crmAllowlistEntries.channel, channel) : isNull(crmAllowlistEntries.channel),
+              outboxId ? eq(crmAllowlistEntries.outboxId, outboxId) : isNull(crmAllowlistEntries.outboxId),
+            ),
+          )
+          .get();
+        if (same) throw conflict('duplicate_allowlist_entry', `${value} is already on the allowlist with this scope`, { id: same.id });
+        const at = isoNow(ctx);
+        const row = tx
+          .insert(crmAllowlistEntries)
+          .values({ id: newId(), companyId, channel, outboxId, kind: input.kind, value, note: input.note ?? null, createdAt: at })
+          .returning()
+          .get();
+        recordActivity(tx, at, actor, {
+          companyId,
+          action: 'crm.allowlist.added',
+          entityType: 'crm_allowlist_entry',
+          entityId: row.id,
+          summary: `Allowlist: ${row.kind} added`,
+          details: { kind: row.kind, channel, outboxId },
+        });
+        return toAllowlistEntry(row);
+      });
+    },
+
+    remove(actor: Actor, companyId: string, entryId: string): void {
+      assertBoard(actor, 'change the CRM allowlist');
+      inTransaction(ctx, (tx) => {
+        requireCompany(tx, actor, companyId);
+        const row = tx
+          .select()
+          .from(crmAllowlistEntries)
+          .where(and(eq(crmAllowlistEntries.id, entryId), eq(crmAllowlistEntries.companyId, companyId)))
+          .get();
+        if (!row) throw notFound('Allowlist entry');
+        tx.delete(crmAllowlistEntries).where(eq(crmAllowlistEntries.id, row.id)).run();
+        recordActivity(tx, isoNow(ctx), actor, {
+          companyId,
+          action: 'crm.allowlist.removed',
+          entityType: 'crm_allowlist_entry',
+          entityId: row.id,
+          summary: `Allowlist: ${row.kind} removed`,
+          details: { kind: row.kind, channel: row.channel, outboxId: row.outboxId },
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { sqliteTable, text, integer, primaryKey, index } from 'drizzle-orm/sqlite-core';
+import { timestamp, json } from '../../db/columns.js';
+import { companies } from '../../companies/schema.js';
+
+export const BRAND_VOICE_VERDICTS = ['pass', 'needs_revision', 'fail'] as const;
+export type BrandVoiceVerdict = (typeof BRAND_VOICE_VERDICTS)[number];
+
+export interface BrandVoiceFinding {
+  severity: 'info' | 'minor' | 'major';
+  message: string;
+  excerpt?: string | undefined;
+}
+
+/** The brand-voice cache (spec 2.10): one verdict per company and content hash; a hit makes no model call. */
+export const crmBrandVoiceChecks = sqliteTable(
+  'crm_brand_voice_checks',
+  {
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id),
+    /** sha256 hex of the UTF-8 bytes that were checked. */
+    contentSha256: text('content_sha256').notNull(),
+    verdict: text('verdict', { enum: BRAND_VOICE_VERDICTS }).notNull(),
+    score: integer('score').notNull(),
+    summary: text('summary').notNull(),
+    findings: json<BrandVoiceFinding[]>('findings').notNull(),
+    /** The model that gave the verdict (as configured when it was checked). */
+    model: text('model').notNull(),
+    checkedAt: timestamp('checked_at').notNull(),
+    /** Cache hits served since the check; the miss that stored the row is not counted. */
+    hitCount: integer('hit_count').notNull().default(0),
+    lastHitAt: timestamp('last_hit_at'),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.contentSha256] }), index('crm_brand_voice_checks_checked_idx').on(t.companyId, t.checkedAt)],
+);
+export type CrmBrandVoiceCheckRow = typeof crmBrandVoiceChecks.$inferSelect;
+
+/** Per-company checker configuration (board only). No row = no checker: misses answer 503. */
+export const crmBrandVoiceSettings = sqliteTable('crm_brand_voice_settings', {
+  companyId: text('company_id')
+    .primaryKey()
+    .references(() => companies.id),
+  /** Full URL of an OpenAI-compatible chat-completions endpoint. */
+  endpointUrl: text('endpoint_url').notNull(),
+  model: text('model').notNull(),
+  /** `secret://<id>:<latest|n>`, resolved at each call; null for an endpoint without a key (a local model). */
+  apiKeyRef: text('api_key_ref'),
+  /** The brand-voice guide the model judges against. */
+  guidelines: text('guidelines').notNull(),
+  timeoutMs: integer('timeout_ms').notNull(),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+export type CrmBrandVoiceSettingsRow = typeof crmBrandVoiceSettings.$inferSelect;

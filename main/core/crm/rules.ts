@@ -1,0 +1,126 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Actor } from '../http/actor.js';
+import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
+import { assertBoard } from '../access.js';
+import { notFound } from '../errors.js';
+import { recordActivity } from '../activity/service.js';
+import { requireCompany } from '../companies/service.js';
+import { newId } from '../ids.js';
+import { localMinutes, ruleMatches } from './rule-matcher.js';
+import { crmApprovalRules, type CrmApprovalRuleRow, type CrmRulePredicate } from './schema.js';
+import type { ApprovalRule, CreateRuleInput, PreviewRuleInput, UpdateRuleInput } from './contract.js';
+import { toRule } from './present.js';
+
+function requireRule(db: Queryable, companyId: string, ruleId: string): CrmApprovalRuleRow {
+  const row = db
+    .select()
+    .from(crmApprovalRules)
+    .where(and(eq(crmApprovalRules.id, ruleId), eq(crmApprovalRules.companyId, companyId), isNull(crmApprovalRules.deletedAt)))
+    .get();
+  if (!row) throw notFound('Approval rule');
+  return row;
+}
+
+/** Drops absent and null predicate fields so stored predicates stay minimal and comparable. */
+function cleanPredicate(p: CreateRuleInput['predicate']): CrmRulePredicate {
+  const out: CrmRulePredicate = {};
+  if (p.channel) out.channel = p.channel;
+  if (p.niche != null) out.niche = p.niche;
+  if (p.tags?.length) out.tags = p.tags;
+  if (p.timeOfDay) out.timeOfDay = p.timeOfDay;
+  return out;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Approval rules (spec 2.10, 4.8 rule 2). Read by the company; written by the board only. */
+export function createRulesService(ctx: CoreContext) {
+  function record(tx: Queryable, at: string, actor: Actor, row: CrmApprovalRuleRow, action: string, summary: string): void {
+    recordActivity(tx, at, actor, { companyId: row.companyId, action, entityType: 'crm_approval_rule', entityId: row.id, summary, details: { action: row.action, priority: row.priority } });
+  }
+
+  return {
+    /** In evaluation order: priority ascending, then creation. */
+    list(actor: Actor, companyId: string): ApprovalRule[] {
+      requireCompany(ctx.db, actor, companyId);
+      return ctx.db
+        .select()
+        .from(crmApprovalRules)
+        .where(and(eq(crmApprovalRules.companyId, companyId), isNull(crmApprovalRules.deletedAt)))
+        .orderBy(asc(crmApprovalRules.priority), asc(crmApprovalRules.createdAt), asc(crmApprovalRules.id))
+        .all()
+        .map(toRule);
+    },
+
+    create(actor: Actor, companyId: string, input: CreateRuleInput): ApprovalRule {
+      assertBoard(actor, 'change CRM approval rules');
+      return inTransaction(ctx, (tx) => {
+        requireCompany(tx, actor, companyId);
+        const at = isoNow(ctx);
+        const row = tx
+          .insert(crmApprovalRules)
+          .values({ id: newId(), companyId, name: input.name ?? null, predicate: cleanPredicate(input.predicate), action: input.action, priority: input.priority, enabled: input.enabled, createdAt: at, updatedAt: at })
+          .returning()
+          .get();
+        record(tx, at, actor, row, 'crm.rule.created', `Approval rule created (${row.action}, priority ${row.priority})`);
+        return toRule(row);
+      });
+    },
+
+    update(actor: Actor, companyId: string, ruleId: string, input: UpdateRuleInput): ApprovalRule {
+      assertBoard(actor, 'change CRM approval rules');
+      return inTransaction(ctx, (tx) => {
+        requireCompany(tx, actor, companyId);
+        const row = requireRule(tx, companyId, ruleId);
+        const at = isoNow(ctx);
+        const next = tx
+          .update(crmApprovalRules)
+          .set({
+            ...(input.name !== undefined ? { name: input.name } : {}),
+            ...(input.predicate !== undefined ? { predicate: cleanPredicate(input.predicate) } : {}),
+            ...(input.action !== undefined ? { action: input.action } : {}),
+            ...(input.priority !== undefined ? { priority: input.priority } : {}),
+            ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+            updatedAt: at,
+          })
+          .where(eq(crmApprovalRules.id, row.id))
+          .returning()
+          .get();
+        record(tx, at, actor, next, 'crm.rule.updated', `Approval rule updated (${next.action}, priority ${next.priority})`);
+        return toRule(next);
+      });
+    },
+
+    /** Soft delete: activities decided by the rule keep pointing at it. */
+    remove(actor: Actor, companyId: string, ruleId: string): void {
+      assertBoard(actor, 'change CRM approval rules');
+      inTransaction(ctx, (tx) => {
+        requireCompany(tx, actor, companyId);
+        const row = requireRule(tx, companyId, ruleId);
+        const at = isoNow(ctx);
+        tx.update(crmApprovalRules).set({ deletedAt: at, updatedAt: at }).where(eq(crmApprovalRules.id, row.id)).run();
+        record(tx, at, actor, row, 'crm.rule.deleted', 'Approval rule deleted');
+      });
+    },
+
+    /**
+     * Whether this one rule matches a hypothetical message, and the action it would take. Reads
+     * only: nothing is written, no event is raised. A disabled rule is previewed as if enabled.
+     */
+    preview(actor: Actor, companyId: string, ruleId: string, input: PreviewRuleInput) {
+      requireCompany(ctx.db, actor, companyId);
+      const rule = requireRule(ctx.db, companyId, ruleId);
+      const at = input.at ? new Date(input.at) : ctx.clock.now();
+      const matches = ruleMatches(rule.predicate, { channel: input.channel, niche: input.niche ?? null, tags: input.tags, at });
+      const tz = rule.predicate.timeOfDay?.tz;
+      const minutes = tz ? localMinutes(at, tz) : null;
+      return {
+        ruleId: rule.id,
+        matches,
+        action: rule.action,
+        at: at.toISOString(),
+        localTime: minutes === null ? null : `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`,
+      };
+    },
+  };
+}

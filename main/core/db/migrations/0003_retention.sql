@@ -1,0 +1,1 @@
+ALTER TABLE `heartbeat_runs` ADD `transcript_purged_at` text;

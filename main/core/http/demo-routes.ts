@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { setupDemo } from '../../demo/setup.js';
+import { assertBoard } from '../access.js';
+import { ServiceError } from '../errors.js';
+import { errorResponses, type ZodApp } from './types.js';
+
+/**
+ * `POST /api/demo`: the onboarding's "start the demo company". It runs the same setup as
+ * `headcount demo` (main/demo/setup.ts) through this server's own API, so the demo company is
+ * made by exactly the routes, rules and events a founder's actions go through.
+ */
+export function demoRoutes(app: ZodApp, options: { apiUrl: () => string; boardToken: string }): void {
+  app.post('/api/demo', {
+    schema: {
+      tags: ['board'],
+      summary: 'Create the demo company (a CEO and two reports run by the bundled demo agent) and wake them (board)',
+      body: z.strictObject({ invoke: z.boolean().optional().describe('Wake the three agents at once (default true)') }).nullish(),
+      response: {
+        201: z.object({ company: z.object({ id: z.string(), name: z.string(), issuePrefix: z.string() }), agents: z.array(z.object({ id: z.string(), name: z.string() })) }),
+        ...errorResponses,
+      },
+    },
+    handler: async (req, reply) => {
+      assertBoard(req.actor, 'start the demo company');
+      const url = options.apiUrl();
+      const client = {
+        url,
+        async request<T>(method: string, urlPath: string, body?: unknown): Promise<T> {
+          const res = await fetch(url + urlPath, {
+            method,
+            headers: { authorization: `Bearer ${options.boardToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+            body: body !== undefined ? JSON.stringify(body) : null,
+          });
+          const parsed = (await res.json().catch(() => null)) as { error?: string; code?: string } | null;
+          if (!res.ok) throw new ServiceError(res.status >= 500 ? 500 : res.status, parsed?.code ?? 'demo_failed', `Demo setup: ${parsed?.error ?? res.statusText}`);
+          return parsed as T;
+        },
+      };
+      const demo = await setupDemo(client, { invoke: req.body?.invoke ?? true });
+      return reply.code(201).send({ company: demo.company, agents: demo.agents.map((a) => ({ id: a.id, name: a.name })) });
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { RouteRegistrar } from '../http/types.js';
+import { errorResponses } from '../http/types.js';
+import { assertBoard } from '../access.js';
+import { diskUsage } from './disk.js';
+import { listBackups } from './backups.js';
+
+const DiskUsage = z
+  .object({
+    database: z.int().describe('service.db with its WAL'),
+    runs: z.int().describe('Run transcripts'),
+    attachments: z.int().describe('Attachments and logos'),
+    backups: z.int().describe('Pre-migration database backups'),
+    plugins: z.int().describe('Installed adapter plugins'),
+    total: z.int(),
+    backupFiles: z.array(z.object({ name: z.string(), bytes: z.int(), createdAt: z.string(), schema: z.string().nullable() })),
+  })
+  .meta({ id: 'DiskUsage' });
+
+export const systemRoutes: RouteRegistrar = (app, s) => {
+  app.get('/api/system/disk', {
+    schema: { tags: ['settings'], summary: 'Bytes used in the data home, by kind (board)', response: { 200: DiskUsage, ...errorResponses } },
+    handler: (req) => {
+      assertBoard(req.actor, 'read disk use');
+      const { home: _home, ...usage } = diskUsage(s.ctx.paths.home);
+      return { ...usage, backupFiles: listBackups(s.ctx.paths.backups).map(({ path: _p, ...b }) => b) };
+    },
+  });
+};

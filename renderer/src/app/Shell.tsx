@@ -1,0 +1,151 @@
+import { Suspense, useEffect, useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useApi } from './api-context.js';
+import { keys } from '../api/keys.js';
+import { useCompanies, useApprovals } from '../api/hooks.js';
+import { routes } from './routes.js';
+import { href, matchPath, navigate, useRoute } from './router.js';
+import { LiveUpdates } from './api-context.js';
+import { useGoShortcuts } from './shortcuts.js';
+import { nextTheme, useUi } from '../stores/ui.js';
+import { Loading, ErrorBox } from '../components/Page.js';
+import { EmptyState } from '../components/EmptyState.js';
+import { Button } from '../components/Button.js';
+import { OnboardingPage } from '../pages/onboarding/OnboardingPage.js';
+import type { Company, SystemStatus } from '../api/types.js';
+
+const SECTIONS = [
+  { id: 'work', label: 'Work' },
+  { id: 'company', label: 'Company' },
+  { id: 'system', label: 'System' },
+] as const;
+
+const LIVE_LABEL = { live: 'Live', connecting: 'Connecting', reconnecting: 'Reconnecting', stopped: 'Offline', unauthorized: 'Signed out' } as const;
+const THEME_LABEL = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' } as const;
+
+/** The window's frame: sidebar with company switcher and navigation, the routed page, live updates. */
+export function Shell() {
+  const companies = useCompanies();
+  const route = useRoute();
+  const { companyId, setCompanyId } = useUi();
+  const active = useMemo(() => (companies.data ?? []).filter((c) => c.status !== 'archived'), [companies.data]);
+
+  // Deep links (desktop notifications) name their company: `#/runs/<id>?company=<companyId>`.
+  const linked = route.query.get('company');
+  // Keep the selection on a company that exists.
+  useEffect(() => {
+    if (!companies.data) return;
+    if (active.length === 0) return;
+    if (linked && linked !== companyId && active.some((c) => c.id === linked)) setCompanyId(linked);
+    else if (!companyId || !active.some((c) => c.id === companyId)) setCompanyId(active[0]!.id);
+  }, [companies.data, active, companyId, setCompanyId, linked]);
+
+  if (companies.isPending) return <div className="center-screen"><Loading label="Opening Headcount" /></div>;
+  if (companies.isError) return <div className="center-screen"><div className="center-card"><ErrorBox error={companies.error} retry={() => void companies.refetch()} /></div></div>;
+  if (active.length === 0 || route.path === '/onboarding') {
+    return <OnboardingPage firstRun={active.length === 0} />;
+  }
+  const selected = active.find((c) => c.id === companyId) ?? active[0]!;
+  return <Frame companies={active} company={selected} />;
+}
+
+function Frame({ companies, company }: { companies: Company[]; company: Company }) {
+  const route = useRoute();
+  const { setCompanyId, theme, setTheme, live } = useUi();
+  const pending = useApprovals(company.id, 'pending');
+  const match = useMemo(() => {
+    for (const r of routes) {
+      const params = matchPath(r.pattern, route.path);
+      if (params) return { route: r, params };
+    }
+    return null;
+  }, [route.path]);
+
+  const shortcuts = useMemo(() => {
+    const map: Record<string, () => void> = {};
+    for (const r of routes) if (r.nav?.shortcut) map[r.nav.shortcut] = () => navigate(r.pattern);
+    return map;
+  }, []);
+  useGoShortcuts(shortcuts);
+
+  const api = useApi();
+  // DESIGN.md: a master key kept less safely than in the OS keychain is said loudly, here too.
+  const system = useQuery({ queryKey: keys.system(), queryFn: () => api.get<SystemStatus>('/api/system/status'), staleTime: Infinity });
+  const keyWarning = system.data?.keyProvider.warning ?? null;
+
+  const Page = match?.route.component;
+  return (
+    <div className="shell">
+      <LiveUpdates companyId={company.id} />
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">H</span>
+          Headcount
+        </div>
+        <label className="sr-only" htmlFor="company-switcher">Company</label>
+        <select
+          id="company-switcher"
+          className="input select"
+          value={company.id}
+          onChange={(e) => {
+            if (e.target.value === '__new') navigate('/onboarding');
+            else {
+              setCompanyId(e.target.value);
+              navigate('/');
+            }
+          }}
+        >
+          {companies.map((c) => (
+            <option key={c.id} value={c.id}>{c.name}</option>
+          ))}
+          <option value="__new">+ New company…</option>
+        </select>
+        {SECTIONS.map((section) => {
+          const items = routes.filter((r) => r.nav?.section === section.id);
+          if (items.length === 0) return null;
+          return (
+            <div className="nav" key={section.id}>
+              <div className="nav-section">{section.label}</div>
+              {items.map((r) => {
+                const current = r.pattern === '/' ? route.path === '/' : route.path === r.pattern || route.path.startsWith(`${r.pattern}/`);
+                const count = r.pattern === '/approvals' ? pending.data?.length : undefined;
+                return (
+                  <a key={r.pattern} href={href(r.pattern)} aria-current={current ? 'page' : undefined} title={r.nav?.shortcut ? `g then ${r.nav.shortcut}` : undefined}>
+                    {r.nav!.label}
+                    {count ? <span className="nav-count" aria-label={`${count} pending`}>{count}</span> : null}
+                  </a>
+                );
+              })}
+            </div>
+          );
+        })}
+        <div className="sidebar-footer">
+          <span className="live-dot" data-status={live} aria-hidden="true" />
+          <span className="muted" role="status" aria-label={`Live updates: ${LIVE_LABEL[live]}`}>{LIVE_LABEL[live]}</span>
+          <span className="spacer" />
+          <Button variant="ghost" size="sm" aria-label={`${THEME_LABEL[theme]}. Change theme`} onClick={() => setTheme(nextTheme(theme))}>
+            {theme === 'system' ? 'Auto' : theme === 'light' ? 'Light' : 'Dark'}
+          </Button>
+        </div>
+      </nav>
+      <main className="main" id="main">
+        {keyWarning ? (
+          <div className="banner banner-top" role="status">
+            <strong>Secrets:</strong> {keyWarning}
+          </div>
+        ) : null}
+        <Suspense fallback={<div className="page"><Loading /></div>}>
+          {Page && match ? (
+            <Page key={`${company.id}:${route.path}`} companyId={company.id} params={match.params} query={route.query} />
+          ) : (
+            <div className="page">
+              <EmptyState title="Nothing here" action={<Button onClick={() => navigate('/')}>Go to the dashboard</Button>}>
+                The address {route.path} is not a page of the board.
+              </EmptyState>
+            </div>
+          )}
+        </Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { PageProps } from '../../app/page-props.js';
+import { useApi } from '../../app/api-context.js';
+import { useAgents, useApprovals, useCompany, useCostSummary, useIssues, useRuns } from '../../api/hooks.js';
+import { keys } from '../../api/keys.js';
+import type { Interaction, Issue, Page } from '../../api/types.js';
+import { PageHeader, Section, Stat, Loading, ErrorBox, Card } from '../../components/Page.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { Pill } from '../../components/Pill.js';
+import { Button } from '../../components/Button.js';
+import { BudgetBar } from '../../components/BudgetBar.js';
+import { formatCents, timeAgo, duration } from '../../app/format.js';
+import { href, navigate } from '../../app/router.js';
+import { buildInbox, INBOX_LABEL } from './needs-you.js';
+
+interface ActivityRow {
+  id: string;
+  entityId: string;
+  entityType: string;
+  action: string;
+  summary: string;
+  actorType: 'board' | 'agent' | 'system';
+  actorId: string | null;
+  createdAt: string;
+}
+
+/** Where an activity entry leads, when it names something the board has a page for. */
+function activityHref(a: ActivityRow): string | null {
+  const pages: Record<string, string> = { issue: '/issues/', agent: '/agents/', approval: '/approvals/', heartbeat_run: '/runs/', run: '/runs/' };
+  const base = pages[a.entityType];
+  return base ? `${base}${a.entityId}` : null;
+}
+
+function RecentActivity({ companyId, agentName }: { companyId: string; agentName: (id: string) => string }) {
+  const api = useApi();
+  const activity = useQuery({ queryKey: keys.activity(companyId), queryFn: () => api.get<Page<ActivityRow>>(`/api/companies/${companyId}/activity`, { limit: 15 }) });
+  const items = activity.data?.items ?? [];
+  return (
+    <Section title="Recent activity">
+      {items.length === 0 ? (
+        <EmptyState title="No activity yet">What you and your agents do shows up here as it happens.</EmptyState>
+      ) : (
+        <div className="list" role="list" aria-label="Recent activity">
+          {items.map((a) => {
+            const to = activityHref(a);
+            const body = (
+              <>
+                <span className="grow ellipsis" title={a.summary}>
+                  <span className="muted">{a.actorType === 'agent' && a.actorId ? agentName(a.actorId) : a.actorType === 'board' ? 'You' : 'Headcount'}:</span> {a.summary}
+                </span>
+                <span className="faint" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>{timeAgo(a.createdAt)}</span>
+              </>
+            );
+            return (
+              <div key={a.id} role="listitem">
+                {to ? <a className="list-item" href={href(to)}>{body}</a> : <div className="list-item">{body}</div>}
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** Pending interactions of the issues that had one posted recently (there is no company-wide list). */
+function usePendingInteractions(cid: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...keys.issues(cid), 'pending-interactions'],
+    queryFn: async () => {
+      const recent = await api.get<Page<ActivityRow>>(`/api/companies/${cid}/activity`, { action: 'issue.interaction_created', limit: 50 });
+      const issueIds = [...new Set(recent.items.map((a) => a.entityId))].slice(0, 20);
+      const lists = await Promise.all(
+        issueIds.map(async (id) => {
+          const [issue, interactions] = await Promise.all([api.get<Issue>(`/api/issues/${id}`), api.get<Interaction[]>(`/api/issues/${id}/interactions`)]);
+          return interactions.filter((i) => i.status === 'pending').map((i) => ({ ...i, issueIdentifier: `${issue.identifier} · ${issue.title}` }));
+        }),
+      );
+      return lists.flat();
+    },
+  });
+}
+
+export function DashboardPage({ companyId }: PageProps) {
+  const company = useCompany(companyId);
+  const agents = useAgents(companyId);
+  const summary = useCostSummary(companyId);
+  const approvals = useApprovals(companyId, 'pending');
+  const blocked = useIssues(companyId, { status: 'blocked' });
+  const open = useIssues(companyId, { status: 'todo,in_progress,in_review,blocked' });
+  const runs = useRuns(companyId, { limit: 50 });
+  const failed = useRuns(companyId, { status: 'failed', limit: 20 });
+  const timedOut = useRuns(companyId, { status: 'timed_out', limit: 20 });
+  const interactions = usePendingInteractions(companyId);
+
+  const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
+  const agentName = (id: string) => names.get(id) ?? 'Unknown agent';
+  const running = (agents.data ?? []).filter((a) => a.status === 'running');
+  const activeRuns = (runs.data?.items ?? []).filter((r) => r.status === 'running' || r.status === 'queued');
+
+  const inbox = useMemo(() => {
+    const latest = new Map<string, NonNullable<typeof runs.data>['items'][number]>();
+    for (const r of runs.data?.items ?? []) if (!latest.has(r.agentId)) latest.set(r.agentId, r);
+    return buildInbox({
+      approvals: approvals.data ?? [],
+      interactions: interactions.data ?? [],
+      blocked: blocked.data?.items ?? [],
+      failedRuns: [...(failed.data?.items ?? []), ...(timedOut.data?.items ?? [])],
+      latestRunByAgent: latest,
+      agentName: (id) => names.get(id) ?? 'Unknown agent',
+    });
+  }, [approvals.data, interactions.data, blocked.data, failed.data, timedOut.data, runs.data, names]);
+
+  if (agents.isPending || company.isPending) return <div className="page"><Loading /></div>;
+  if (agents.isError) return <div className="page"><ErrorBox error={agents.error} retry={() => void agents.refetch()} /></div>;
+
+  const s = summary.data;
+  return (
+    <div className="page">
+      <PageHeader title={company.data?.name ?? 'Dashboard'} subtitle={company.data?.description || 'What your company is doing right now'} />
+
+      <div className="grid-4" style={{ marginBottom: 24 }}>
+        <Stat label="Running agents" value={running.length} hint={`${agents.data.filter((a) => a.status !== 'terminated').length} on the team`} />
+        <Stat label="Spent this month" value={s ? formatCents(s.spentCents) : '—'} hint={s ? (s.budgetMonthlyCents ? `of ${formatCents(s.budgetMonthlyCents)}` : 'no budget limit') : undefined} />
+        <Stat label="Needs you" value={inbox.length} hint="approvals, questions, blocks, failures" />
+        <Stat label="Open issues" value={open.data?.items.length ?? '—'} hint={`${blocked.data?.items.length ?? 0} blocked`} />
+      </div>
+
+      <div className="grid-2">
+        <div>
+        <Section title="Needs you">
+          {inbox.length === 0 ? (
+            <EmptyState title="Nothing waiting on you">Approvals, agent questions, blocked issues and failed runs show up here.</EmptyState>
+          ) : (
+            <div className="list" role="list" aria-label="Needs you">
+              {inbox.map((item) => (
+                <div key={`${item.kind}:${item.id}`} role="listitem">
+                <a className="list-item" href={href(item.href)}>
+                  <Pill tone={item.kind === 'failed_run' || item.kind === 'blocked' ? 'red' : item.kind === 'approval' ? 'amber' : 'violet'}>{INBOX_LABEL[item.kind]}</Pill>
+                  <div className="grow">
+                    <div className="ellipsis">{item.title}</div>
+                    <div className="muted ellipsis" style={{ fontSize: 12 }}>{item.detail}</div>
+                  </div>
+                  <span className="faint" style={{ fontSize: 12 }}>{timeAgo(item.at)}</span>
+                </a>
+                </div>
+              ))}
+            </div>
+          )}
+        </Section>
+        <RecentActivity companyId={companyId} agentName={agentName} />
+        </div>
+
+        <div>
+          <Section title="Running now" actions={<Button size="sm" variant="ghost" onClick={() => navigate('/runs')}>All runs</Button>}>
+            {activeRuns.length === 0 ? (
+              <EmptyState title="No agent is running">Invoke a heartbeat from an agent's page, or assign an issue to wake its agent.</EmptyState>
+            ) : (
+              <div className="list" aria-label="Running heartbeats">
+                {activeRuns.map((r) => (
+                  <a key={r.id} className="list-item" href={href(`/runs/${r.id}`)}>
+                    <Pill status={r.status} />
+                    <span className="grow ellipsis">{agentName(r.agentId)}</span>
+                    <span className="muted">{duration(r.startedAt, null)}</span>
+                  </a>
+                ))}
+              </div>
+            )}
+          </Section>
+          <Section title="Spend against budget" actions={<Button size="sm" variant="ghost" onClick={() => navigate('/costs')}>Costs</Button>}>
+            <Card>
+              <div className="stack">
+                {s ? <BudgetBar label="Company" spentCents={s.spentCents} budgetCents={s.budgetMonthlyCents} /> : null}
+                {(agents.data ?? [])
+                  .filter((a) => a.status !== 'terminated' && (a.budgetMonthlyCents > 0 || a.spentMonthlyCents > 0))
+                  .map((a) => (
+                    <BudgetBar key={a.id} label={a.name} spentCents={a.spentMonthlyCents} budgetCents={a.budgetMonthlyCents} />
+                  ))}
+              </div>
+            </Card>
+          </Section>
+        </div>
+      </div>
+    </div>
+  );
+}

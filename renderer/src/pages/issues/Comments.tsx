@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useApi } from '../../app/api-context.js';
+import { useAction } from '../../api/hooks.js';
+import { keys } from '../../api/keys.js';
+import type { Agent, Comment } from '../../api/types.js';
+import { Section } from '../../components/Page.js';
+import { Button } from '../../components/Button.js';
+import { MentionTextarea } from '../../components/MentionTextarea.js';
+import { timeAgo } from '../../app/format.js';
+import { toastSuccess } from '../../stores/ui.js';
+
+export function Comments({ issueId, agents }: { issueId: string; companyId: string; agents: Agent[] }) {
+  const api = useApi();
+  const comments = useQuery({ queryKey: keys.issue(issueId, 'comments'), queryFn: () => api.get<Comment[]>(`/api/issues/${issueId}/comments`) });
+  const [body, setBody] = useState('');
+  const post = useAction((text: string) => api.post<Comment>(`/api/issues/${issueId}/comments`, { body: text }), {
+    errorTitle: 'Could not post the comment',
+    invalidate: [keys.issue(issueId, 'comments')],
+    onSuccess: (c) => {
+      setBody('');
+      if (c.mentionedAgentIds.length) toastSuccess(`Mentioned ${c.mentionedAgentIds.map((id) => name(id)).join(', ')}: waking up`);
+    },
+  });
+  const name = (id: string | null) => (id ? agents.find((a) => a.id === id)?.name ?? 'Agent' : null);
+  const candidates = agents.filter((a) => a.status !== 'terminated' && a.status !== 'draft');
+  const list = comments.data ?? [];
+  return (
+    <Section title={`Comments${list.length ? ` (${list.length})` : ''}`}>
+      <div className="stack">
+        {list.map((c) => (
+          <div key={c.id} className="card" aria-label={`Comment by ${c.authorType === 'agent' ? name(c.authorAgentId) : 'the board'}`}>
+            <div className="row muted" style={{ marginBottom: 4, fontSize: 12 }}>
+              <strong style={{ color: 'var(--text)' }}>{c.authorType === 'agent' ? name(c.authorAgentId) : c.authorType === 'board' ? 'You' : 'System'}</strong>
+              <span>{timeAgo(c.createdAt)}</span>
+              {c.mentionedAgentIds.length ? <span>· woke {c.mentionedAgentIds.map((id) => name(id)).join(', ')}</span> : null}
+            </div>
+            <div className="markdown">{c.body}</div>
+          </div>
+        ))}
+        <form
+          className="stack-sm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (body.trim()) post.mutate(body);
+          }}
+        >
+          <MentionTextarea
+            label="Add a comment"
+            value={body}
+            onChange={setBody}
+            candidates={candidates}
+            rows={3}
+            placeholder="Write a comment. @name mentions an agent and wakes it."
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.metaKey || e.ctrlKey) && body.trim()) {
+                e.preventDefault();
+                post.mutate(body);
+              }
+            }}
+          />
+          <div className="row">
+            <span className="faint" style={{ fontSize: 12 }}>Ctrl+Enter to send</span>
+            <span className="spacer" />
+            <Button type="submit" variant="primary" size="sm" busy={post.isPending} disabled={!body.trim()}>Comment</Button>
+          </div>
+        </form>
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { PageProps } from '../../app/page-props.js';
+import { useApi } from '../../app/api-context.js';
+import { useAction, useAgents, useProjects } from '../../api/hooks.js';
+import { keys } from '../../api/keys.js';
+import { ISSUE_PRIORITIES, ISSUE_STATUSES, type Issue, type IssueDetail } from '../../api/types.js';
+import { PageHeader, Section, Loading, ErrorBox, Card } from '../../components/Page.js';
+import { Pill, humanize } from '../../components/Pill.js';
+import { Button } from '../../components/Button.js';
+import { Input, Select, Textarea } from '../../components/Field.js';
+import { formatDateTime, timeAgo } from '../../app/format.js';
+import { href } from '../../app/router.js';
+import { agentOptions } from './IssueForm.js';
+import { Comments } from './Comments.js';
+import { Interactions } from './Interactions.js';
+import { Documents } from './Documents.js';
+import { Attachments } from './Attachments.js';
+
+export function IssueDetailPage({ companyId, params, query }: PageProps) {
+  const api = useApi();
+  const ref = params.issueId!;
+  const issue = useQuery({ queryKey: keys.issue(ref), queryFn: () => api.get<IssueDetail>(`/api/issues/${ref}`) });
+  const agents = useAgents(companyId);
+  const projects = useProjects(companyId);
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+
+  const patch = useAction((body: Record<string, unknown>) => api.patch<Issue>(`/api/issues/${ref}`, body), {
+    errorTitle: 'Could not update the issue',
+    invalidate: [keys.issue(ref), keys.issues(companyId)],
+  });
+  const release = useAction(() => api.post<Issue>(`/api/issues/${ref}/release`), { success: 'Checkout released', invalidate: [keys.issue(ref)] });
+
+  if (issue.isPending) return <div className="page"><Loading /></div>;
+  if (issue.isError) return <div className="page"><ErrorBox error={issue.error} retry={() => void issue.refetch()} /></div>;
+  const i = issue.data;
+  const name = (id: string | null) => (id ? agents.data?.find((a) => a.id === id)?.name ?? 'Agent' : null);
+
+  return (
+    <div className="page">
+      <div className="muted" style={{ marginBottom: 6 }}>
+        <a href={href('/issues')}>Issues</a>
+        {i.ancestors.slice().reverse().map((a) => (
+          <span key={a.id}> / <a href={href(`/issues/${a.identifier}`)}>{a.identifier}</a></span>
+        ))}
+        {' / '}<span className="mono">{i.identifier}</span>
+      </div>
+      {editing ? (
+        <form
+          className="form"
+          style={{ marginBottom: 18 }}
+          onSubmit={(e) => {
+            e.preventDefault();
+            patch.mutate({ title: title.trim(), description }, { onSuccess: () => setEditing(false) });
+          }}
+        >
+          <Input label="Title" value={title} onChange={(e) => setTitle(e.target.value)} autoFocus />
+          <Textarea label="Description" rows={8} value={description} onChange={(e) => setDescription(e.target.value)} />
+          <div className="row">
+            <Button type="submit" variant="primary" busy={patch.isPending} disabled={!title.trim()}>Save</Button>
+            <Button variant="ghost" onClick={() => setEditing(false)}>Cancel</Button>
+          </div>
+        </form>
+      ) : (
+        <PageHeader
+          title={i.title}
+          subtitle={<span className="row"><Pill status={i.status} /><Pill status={i.priority} /> <span>opened {timeAgo(i.createdAt)} by {i.createdByType === 'agent' ? name(i.createdById) ?? 'an agent' : i.createdByType === 'board' ? 'you' : 'Headcount'}</span></span>}
+          actions={<Button onClick={() => (setTitle(i.title), setDescription(i.description), setEditing(true))}>Edit</Button>}
+        />
+      )}
+      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 280px', gap: 20, alignItems: 'start' }}>
+        <div>
+          <Section title="Description">
+            <Card><div className="markdown">{i.description || <span className="faint">No description.</span>}</div></Card>
+          </Section>
+          <Interactions issueId={i.id} focusId={query.get('interaction')} />
+          <Documents issue={i} />
+          <Attachments issue={i} />
+          <Comments issueId={i.id} companyId={companyId} agents={agents.data ?? []} />
+        </div>
+        <aside className="stack" aria-label="Issue properties">
+          <Card>
+            <div className="form">
+              <Select label="Status" value={i.status} onChange={(e) => patch.mutate({ status: e.target.value })} options={ISSUE_STATUSES.map((s) => ({ value: s, label: humanize(s) }))} />
+              <Select label="Priority" value={i.priority} onChange={(e) => patch.mutate({ priority: e.target.value })} options={ISSUE_PRIORITIES.map((p) => ({ value: p, label: p }))} />
+              <Select label="Assignee" value={i.assigneeAgentId ?? ''} onChange={(e) => patch.mutate({ assigneeAgentId: e.target.value || null })} options={agentOptions(agents.data)} />
+              <Select label="Project" value={i.projectId ?? ''} onChange={(e) => patch.mutate({ projectId: e.target.value || null })} options={[{ value: '', label: 'None' }, ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))]} />
+            </div>
+          </Card>
+          <Card>
+            <dl className="kv" style={{ gridTemplateColumns: '96px minmax(0,1fr)', margin: 0 }}>
+              <dt>Checkout</dt>
+              <dd>
+                {i.checkoutAgentId ? (
+                  <span className="stack-sm">
+                    <span><a href={href(`/agents/${i.checkoutAgentId}`)}>{name(i.checkoutAgentId)}</a> since {timeAgo(i.checkedOutAt)}</span>
+                    {i.checkoutRunId ? <a href={href(`/runs/${i.checkoutRunId}`)}>Open the run</a> : null}
+                    <span><Button size="sm" busy={release.isPending} onClick={() => release.mutate(undefined)}>Release</Button></span>
+                  </span>
+                ) : (
+                  <span className="faint">Not checked out</span>
+                )}
+              </dd>
+              <dt>Started</dt><dd>{formatDateTime(i.started_at)}</dd>
+              <dt>Completed</dt><dd>{formatDateTime(i.completed_at)}</dd>
+              <dt>Goal</dt><dd>{i.goal?.title ?? '—'}</dd>
+              <dt>Billing code</dt><dd>{i.billingCode ?? '—'}</dd>
+            </dl>
+          </Card>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { PageProps } from '../../app/page-props.js';
+import { useApi } from '../../app/api-context.js';
+import { useAction, useAgents, useIssues, useProjects } from '../../api/hooks.js';
+import { keys } from '../../api/keys.js';
+import { ISSUE_STATUSES, ISSUE_PRIORITIES, type Issue, type IssueStatus } from '../../api/types.js';
+import { PageHeader, Loading, ErrorBox } from '../../components/Page.js';
+import { Pill, humanize, titleOf } from '../../components/Pill.js';
+import { Button } from '../../components/Button.js';
+import { Select } from '../../components/Field.js';
+import { Table } from '../../components/Table.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { href, navigate } from '../../app/router.js';
+import { timeAgo } from '../../app/format.js';
+import { agentOptions, NewIssueDialog } from './IssueForm.js';
+import { groupByStatus } from './board.js';
+
+export function IssuesPage({ companyId, query }: PageProps) {
+  const api = useApi();
+  const view = query.get('view') === 'list' ? 'list' : 'board';
+  const status = query.get('status') ?? '';
+  const assignee = query.get('assignee') ?? '';
+  const projectId = query.get('project') ?? '';
+  const priority = query.get('priority') ?? '';
+  // The global `c` shortcut lands here with ?create=1: open the dialog, then drop the flag so a
+  // reload or the back button does not open it again.
+  const [creating, setCreatingState] = useState(() => query.get('create') === '1');
+  const setCreating = (open: boolean) => {
+    setCreatingState(open);
+    if (!open && query.get('create') === '1') navigate('/issues', { view: view === 'list' ? 'list' : undefined, status, assignee, project: projectId, priority }, true);
+  };
+  const createFlag = query.get('create') === '1';
+  useEffect(() => {
+    if (createFlag) setCreatingState(true);
+  }, [createFlag]);
+  const [dragOver, setDragOver] = useState<IssueStatus | null>(null);
+  const agents = useAgents(companyId);
+  const projects = useProjects(companyId);
+  const issues = useIssues(companyId, { ...(status ? { status } : {}), ...(assignee ? { assigneeAgentId: assignee } : {}), ...(projectId ? { projectId } : {}) });
+  const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
+  const items = (issues.data?.items ?? []).filter((i) => !priority || i.priority === priority);
+  const columns = groupByStatus(items, status ? (status.split(',') as IssueStatus[]) : ISSUE_STATUSES.filter((s) => s !== 'cancelled'));
+
+  const setFilter = (key: string, value: string) => {
+    const next: Record<string, string | undefined> = { view: view === 'list' ? 'list' : undefined, status, assignee, project: projectId, priority };
+    next[key] = value || undefined;
+    navigate('/issues', next, true);
+  };
+
+  const move = useAction((v: { issue: Issue; status: IssueStatus }) => api.patch<Issue>(`/api/issues/${v.issue.id}`, { status: v.status }), {
+    errorTitle: 'Could not move the issue',
+    invalidate: [keys.issues(companyId)],
+  });
+
+  return (
+    <div className="page page-wide">
+      <PageHeader
+        title="Issues"
+        subtitle="Units of work. Assign one to an agent to wake it."
+        actions={
+          <>
+            <div className="segmented" role="group" aria-label="View">
+              <button type="button" aria-pressed={view === 'board'} onClick={() => setFilter('view', '')}>Board</button>
+              <button type="button" aria-pressed={view === 'list'} onClick={() => setFilter('view', 'list')}>List</button>
+            </div>
+            <Button variant="primary" onClick={() => setCreating(true)}>New issue</Button>
+          </>
+        }
+      />
+      <div className="filters" role="search" aria-label="Filter issues">
+        <Select label="Status" value={status} onChange={(e) => setFilter('status', e.target.value)} options={[{ value: '', label: 'Any status' }, ...ISSUE_STATUSES.map((s) => ({ value: s, label: humanize(s) }))]} />
+        <Select label="Assignee" value={assignee} onChange={(e) => setFilter('assignee', e.target.value)} options={agentOptions(agents.data, 'Anyone')} />
+        <Select label="Project" value={projectId} onChange={(e) => setFilter('project', e.target.value)} options={[{ value: '', label: 'Any project' }, ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))]} />
+        <Select label="Priority" value={priority} onChange={(e) => setFilter('priority', e.target.value)} options={[{ value: '', label: 'Any priority' }, ...ISSUE_PRIORITIES.map((p) => ({ value: p, label: p }))]} />
+      </div>
+      {issues.isPending ? (
+        <Loading />
+      ) : issues.isError ? (
+        <ErrorBox error={issues.error} retry={() => void issues.refetch()} />
+      ) : items.length === 0 && !status && !assignee && !projectId && !priority ? (
+        <EmptyState title="No issues yet" action={<Button variant="primary" onClick={() => setCreating(true)}>New issue</Button>}>
+          Create an issue and assign it to an agent; the agent wakes, checks it out and works on it.
+        </EmptyState>
+      ) : view === 'board' ? (
+        <div className="board" aria-label="Issues by status">
+          {columns.map(([s, list]) => (
+            <section
+              key={s}
+              className="board-col"
+              aria-label={`${titleOf(s)}: ${list.length}`}
+              data-drop={dragOver === s}
+              onDragOver={(e) => {
+                e.preventDefault();
+                setDragOver(s);
+              }}
+              onDragLeave={() => setDragOver(null)}
+              onDrop={(e) => {
+                e.preventDefault();
+                setDragOver(null);
+                const id = e.dataTransfer.getData('text/x-issue-id');
+                const issue = items.find((i) => i.id === id);
+                if (issue && issue.status !== s) move.mutate({ issue, status: s });
+              }}
+            >
+              <div className="board-col-header">
+                <span>{titleOf(s)}</span>
+                <span className="faint">{list.length}</span>
+              </div>
+              {list.map((i) => (
+                <a
+                  key={i.id}
+                  className="board-card"
+                  href={href(`/issues/${i.identifier}`)}
+                  draggable
+                  onDragStart={(e) => e.dataTransfer.setData('text/x-issue-id', i.id)}
+                  aria-label={`${i.identifier} ${i.title}`}
+                >
+                  <div className="row">
+                    <span className="faint mono">{i.identifier}</span>
+                    <span className="spacer" />
+                    {i.priority !== 'medium' ? <Pill status={i.priority} /> : null}
+                  </div>
+                  <div>{i.title}</div>
+                  <div className="row muted" style={{ fontSize: 12 }}>
+                    <span className="grow ellipsis">{i.assigneeAgentId ? names.get(i.assigneeAgentId) ?? 'Agent' : 'Unassigned'}</span>
+                    {i.checkoutAgentId ? <Pill tone="blue">checked out</Pill> : null}
+                  </div>
+                </a>
+              ))}
+            </section>
+          ))}
+        </div>
+      ) : (
+        <div className="card card-flush">
+          <Table<Issue>
+            label="Issues"
+            rows={items}
+            rowKey={(i) => i.id}
+            onRowClick={(i) => navigate(`/issues/${i.identifier}`)}
+            empty={<EmptyState title="No issue matches these filters">Clear a filter to see more.</EmptyState>}
+            columns={[
+              { key: 'id', header: 'ID', width: '90px', render: (i) => <span className="mono faint">{i.identifier}</span> },
+              { key: 'title', header: 'Title', render: (i) => i.title },
+              { key: 'status', header: 'Status', render: (i) => <Pill status={i.status} /> },
+              { key: 'priority', header: 'Priority', render: (i) => <Pill status={i.priority} /> },
+              { key: 'assignee', header: 'Assignee', render: (i) => (i.assigneeAgentId ? names.get(i.assigneeAgentId) ?? '—' : '—') },
+              { key: 'updated', header: 'Updated', render: (i) => timeAgo(i.updatedAt) },
+            ]}
+          />
+        </div>
+      )}
+      <NewIssueDialog companyId={companyId} open={creating} onClose={() => setCreating(false)} />
+    </div>
+  );
+}

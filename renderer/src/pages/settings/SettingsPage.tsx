@@ -1,0 +1,155 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { PageProps } from '../../app/page-props.js';
+import { useApi } from '../../app/api-context.js';
+import { useAction } from '../../api/hooks.js';
+import { keys } from '../../api/keys.js';
+import type { z } from 'zod';
+import type * as Heartbeat from '../../../../main/core/heartbeat/contract.js';
+import { PageHeader, Loading, ErrorBox, Section, Card } from '../../components/Page.js';
+import { Button } from '../../components/Button.js';
+import { Input } from '../../components/Field.js';
+import { useUi, type ThemeChoice } from '../../stores/ui.js';
+import { ShortcutTable } from '../../shortcuts/ShortcutHelp.js';
+import { useShortcutList } from '../../shortcuts/registry.js';
+import { formatDateTime } from '../../app/format.js';
+import './settings.css';
+
+type InstanceSettings = z.infer<typeof Heartbeat.InstanceSettings>;
+interface DiskUsage {
+  database: number;
+  runs: number;
+  attachments: number;
+  backups: number;
+  plugins: number;
+  total: number;
+  backupFiles: { name: string; bytes: number; createdAt: string; schema: string | null }[];
+}
+
+export const bytes = (n: number) => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(2)} GB` : n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} B`);
+
+/** Instance settings: how many runs at once, how long transcripts and backups are kept, disk use, theme, shortcuts. */
+export function SettingsPage(_props: PageProps) {
+  const api = useApi();
+  const settings = useQuery({ queryKey: [...keys.system(), 'settings'], queryFn: () => api.get<InstanceSettings>('/api/settings') });
+  const disk = useQuery({ queryKey: [...keys.system(), 'disk'], queryFn: () => api.get<DiskUsage>('/api/system/disk') });
+  return (
+    <div className="page">
+      <PageHeader title="Settings" subtitle="For this computer's Headcount: every company on it shares these." />
+      <div className="settings-grid">
+        <Section title="Runs and retention">
+          {settings.isPending ? <Loading /> : settings.isError ? <ErrorBox error={settings.error} retry={() => void settings.refetch()} /> : <InstanceForm current={settings.data} />}
+        </Section>
+        <Section title="Disk use">
+          {disk.isPending ? <Loading /> : disk.isError ? <ErrorBox error={disk.error} retry={() => void disk.refetch()} /> : <Disk usage={disk.data} />}
+        </Section>
+        <Section title="Appearance">
+          <ThemePicker />
+        </Section>
+        <Section title="Keyboard shortcuts">
+          <Shortcuts />
+        </Section>
+      </div>
+    </div>
+  );
+}
+
+function InstanceForm({ current }: { current: InstanceSettings }) {
+  const api = useApi();
+  const [runs, setRuns] = useState(String(current.maxConcurrentRuns));
+  const [days, setDays] = useState(String(current.transcriptRetentionDays));
+  const [backups, setBackups] = useState(String(current.backupRetentionCount));
+  useEffect(() => {
+    setRuns(String(current.maxConcurrentRuns));
+    setDays(String(current.transcriptRetentionDays));
+    setBackups(String(current.backupRetentionCount));
+  }, [current]);
+  const save = useAction(
+    () => api.put<InstanceSettings>('/api/settings', { maxConcurrentRuns: Number(runs), transcriptRetentionDays: Number(days), backupRetentionCount: Number(backups) }),
+    { success: 'Settings saved', errorTitle: 'Could not save the settings', invalidate: [keys.system()] },
+  );
+  const dirty = runs !== String(current.maxConcurrentRuns) || days !== String(current.transcriptRetentionDays) || backups !== String(current.backupRetentionCount);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate(undefined);
+  };
+  return (
+    <Card>
+      <form className="form" onSubmit={submit}>
+        <Input label="Runs at once" type="number" min={1} max={64} value={runs} onChange={(e) => setRuns(e.target.value)} hint="Heartbeats running at the same time across all agents (1–64). More finish sooner but use more CPU and API quota." />
+        <Input label="Keep transcripts (days)" type="number" min={0} value={days} onChange={(e) => setDays(e.target.value)} hint="Transcripts of runs that ended longer ago are deleted; the run and its cost stay. 0 keeps them forever." />
+        <Input label="Database backups kept" type="number" min={0} value={backups} onChange={(e) => setBackups(e.target.value)} hint="Backups taken before each upgrade, newest first. 0 keeps all." />
+        <div className="row">
+          <Button variant="primary" type="submit" busy={save.isPending} disabled={!dirty}>Save</Button>
+          {dirty ? <span className="muted">Unsaved changes</span> : null}
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function Disk({ usage }: { usage: DiskUsage }) {
+  const parts = [
+    { label: 'Database', value: usage.database },
+    { label: 'Run transcripts', value: usage.runs },
+    { label: 'Attachments', value: usage.attachments },
+    { label: 'Backups', value: usage.backups },
+    { label: 'Adapter plugins', value: usage.plugins },
+  ];
+  return (
+    <Card>
+      <div className="disk-total"><strong>{bytes(usage.total)}</strong> <span className="muted">in the data folder</span></div>
+      <div className="disk-bar" role="img" aria-label={parts.map((p) => `${p.label} ${bytes(p.value)}`).join(', ')}>
+        {parts.map((p, i) => (usage.total > 0 && p.value > 0 ? <span key={p.label} className={`disk-seg disk-seg-${i}`} style={{ width: `${(p.value / usage.total) * 100}%` }} title={`${p.label}: ${bytes(p.value)}`} /> : null))}
+      </div>
+      <dl className="kv disk-kv">
+        {parts.map((p, i) => (
+          <div key={p.label} style={{ display: 'contents' }}>
+            <dt><span className={`disk-dot disk-seg-${i}`} aria-hidden="true" /> {p.label}</dt>
+            <dd>{bytes(p.value)}</dd>
+          </div>
+        ))}
+      </dl>
+      {usage.backupFiles.length ? (
+        <details className="disk-backups">
+          <summary>{usage.backupFiles.length} backup file(s)</summary>
+          <ul className="plain">
+            {usage.backupFiles.map((b) => (
+              <li key={b.name}><span className="mono">{b.name}</span> <span className="muted">{bytes(b.bytes)} · {formatDateTime(b.createdAt)}{b.schema ? ` · schema ${b.schema}` : ''}</span></li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </Card>
+  );
+}
+
+function ThemePicker() {
+  const { theme, setTheme } = useUi();
+  const options: { value: ThemeChoice; label: string }[] = [
+    { value: 'system', label: 'Follow the system' },
+    { value: 'light', label: 'Light' },
+    { value: 'dark', label: 'Dark' },
+  ];
+  return (
+    <Card>
+      <div role="radiogroup" aria-label="Theme" className="theme-options">
+        {options.map((o) => (
+          <label key={o.value} className="theme-option">
+            <input type="radio" name="theme" value={o.value} checked={theme === o.value} onChange={() => setTheme(o.value)} /> {o.label}
+          </label>
+        ))}
+      </div>
+    </Card>
+  );
+}
+
+function Shortcuts() {
+  const list = useShortcutList();
+  return (
+    <Card>
+      <p className="muted" style={{ marginTop: 0 }}>Press <kbd className="kbd">?</kbd> anywhere to see the shortcuts of the page you are on.</p>
+      <ShortcutTable list={list} />
+    </Card>
+  );
+}
