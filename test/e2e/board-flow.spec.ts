@@ -1,6 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { test, expect, shot, FAKE_AGENT } from './fixtures.js';
+
+/** Wake requests the engine has not handled yet (no route lists them; the test reads the file). */
+function pendingWakes(home: string): number {
+  const db = new Database(path.join(home, 'service.db'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM wake_requests WHERE status = 'pending'").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
 
 /**
  * The founder's main path through the board, in a real browser against a real server with a real
@@ -77,6 +88,10 @@ test('founder flow: onboarding, hire, issue, heartbeat with live transcript, cos
   const properties = page.getByRole('complementary', { name: 'Issue properties' });
   await expect(properties.getByLabel('Status')).toHaveValue('todo');
   await shot(page, '08-issue-todo');
+  // The assignment woke Ben while paused. The engine skips that wake at its next tick (1 s); were
+  // Ben resumed first, the wake would start a run on its own and the invoke below would queue a
+  // second one after it (a run of an issue already done, which fails).
+  await expect.poll(() => pendingWakes(board.home), { timeout: 15_000 }).toBe(0);
 
   // Resume and invoke the heartbeat, focused on the issue.
   await page.getByRole('link', { name: 'Agents' }).click();
