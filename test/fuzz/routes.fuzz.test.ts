@@ -21,6 +21,7 @@ const SKIPPED = new Set([
   'GET /api/companies/{companyId}/events', // SSE: the stream never ends
   'POST /api/agents/{agentId}/heartbeat/invoke', // starts agent processes
   'POST /api/adapters', // runs npm install: random package names would be fetched from the registry
+  'POST /api/demo', // creates a company whose three agents run at once and write from their processes
 ]);
 
 
@@ -124,6 +125,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
       { method: 'POST', url: `/api/agents/not-an-id/heartbeat/invoke`, headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.boardToken}` }, body: '{}' },
       { method: 'POST', url: '/api/adapters', headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.agentKey}` }, body: '{"packageName":"left-pad"}' },
       { method: 'POST', url: '/api/adapters', headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.boardToken}` }, body: '{"packageName":"left-pad","localPath":"/tmp"}' },
+      { method: 'POST', url: '/api/demo', headers: { 'content-type': 'application/json' }, body: '{}' },
+      { method: 'POST', url: '/api/demo', headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.agentKey}` }, body: '{}' },
     ];
     for (const r of requests) expect(await check(r)).toBeGreaterThanOrEqual(400);
   });
