@@ -7,6 +7,7 @@ import { assertGoal, assertParent, assertProject, resolveAssignee } from './refe
 import { checkStatusChange, RELEASING_STATUSES } from './status-rules.js';
 import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
+import { assertMayTakeOver } from './ownership.js';
 import type { Actor } from '../http/actor.js';
 import { badRequest, conflict, ServiceError } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
@@ -163,6 +164,7 @@ export function createIssuesService(ctx: CoreContext) {
         if (input.assigneeAgentId !== undefined) {
           const next = input.assigneeAgentId ? resolveAssignee(tx, row.companyId, input.assigneeAgentId).id : null;
           if (next !== row.assigneeAgentId) {
+            assertMayTakeOver(tx, actor, row);
             changes.assigneeAgentId = next;
             // A new assignee starts fresh: the old checkout no longer stands.
             if (row.checkoutAgentId && row.checkoutAgentId !== next) {
@@ -172,6 +174,7 @@ export function createIssuesService(ctx: CoreContext) {
           }
         }
         if (input.status !== undefined && input.status !== row.status) {
+          assertMayTakeOver(tx, actor, row);
           const holds = actor.kind === 'agent' && row.checkoutAgentId === actor.agentId;
           const verdict = checkStatusChange({
             from: row.status,
