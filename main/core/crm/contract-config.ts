@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Name, Timestamp } from '../http/common-contract.js';
+import { Id, Name, NameText, Timestamp } from '../http/common-contract.js';
 import { SecretUri } from '../secrets/refs.js';
 import { CRM_ALLOWLIST_KINDS, CRM_CHANNELS, CRM_RULE_ACTIONS } from './schema.js';
 import { isTimeZone } from './rule-matcher.js';
@@ -118,7 +118,7 @@ export type ApprovalRule = z.infer<typeof ApprovalRule>;
 
 const Priority = z.int().min(-1_000_000).max(1_000_000).describe('Lower is evaluated first');
 export const CreateRuleBody = z.strictObject({
-  name: z.string().trim().max(200).nullable().optional(),
+  name: NameText(200).nullable().optional(),
   predicate: RulePredicate.default({}),
   action: RuleAction,
   priority: Priority,
@@ -126,7 +126,7 @@ export const CreateRuleBody = z.strictObject({
 });
 export type CreateRuleInput = z.infer<typeof CreateRuleBody>;
 export const UpdateRuleBody = z.strictObject({
-  name: z.string().trim().max(200).nullable().optional(),
+  name: NameText(200).nullable().optional(),
   predicate: RulePredicate.optional(),
   action: RuleAction.optional(),
   priority: Priority.optional(),

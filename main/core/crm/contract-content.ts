@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../http/common-contract.js';
+import { Id, Timestamp, TitleText } from '../http/common-contract.js';
 import { CrmChannel, Niche, Tags } from './contract-config.js';
 import { utf8Bytes } from './bytes.js';
 import { sourcePathProblem } from './source-path.js';
@@ -21,10 +21,7 @@ export const Sha256Hex = z
   .string()
   .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (sha256)')
   .transform((s) => s.toLowerCase());
-const Title = z
-  .string()
-  .refine((s) => s.trim() !== '', 'must not be empty')
-  .refine(bytesAtMost(CONTENT_LIMITS.titleBytes), `must be at most ${CONTENT_LIMITS.titleBytes} bytes of UTF-8`);
+const Title = TitleText(CONTENT_LIMITS.titleBytes).refine(bytesAtMost(CONTENT_LIMITS.titleBytes), `must be at most ${CONTENT_LIMITS.titleBytes} bytes of UTF-8`);
 const Summary = z.string().refine(bytesAtMost(CONTENT_LIMITS.summaryBytes), `must be at most ${CONTENT_LIMITS.summaryBytes} bytes of UTF-8`);
 const Frontmatter = z
   .record(z.string(), z.unknown())

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { VERSION } from '../package-root.js';
 import { ServiceError } from '../errors.js';
 import { sendError, toErrorResponse } from './error-contract.js';
+import { jsonBodyParser } from './json-body.js';
 import { allowedOrigins, isAllowedHost, isAllowedOrigin } from './host-guard.js';
 import { createAuthenticator, type RunTokenCheck } from './auth.js';
 import type { ZodApp } from './types.js';
@@ -81,16 +82,11 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
 
   // Only JSON (and multipart on upload routes) is accepted; a text/plain body is refused, not coerced.
   app.removeContentTypeParser('text/plain');
-  // An action route called with `Content-Type: application/json` and no body (curl -H, many HTTP
-  // clients) means "no body", not malformed JSON. Everything else goes through Fastify's parser,
-  // which keeps its prototype-poisoning protection.
+  // JSON bodies: strict UTF-8, at most MAX_JSON_DEPTH deep, no lone surrogates, then Fastify's own
+  // parser (prototype-poisoning protection); an empty body means "no body" (json-body.ts).
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    return defaultJson(request, text, done);
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonBodyParser(defaultJson));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null as never);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../http/common-contract.js';
+import { Id, Timestamp, TitleText } from '../http/common-contract.js';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schema.js';
 import { DocumentSummary, PlanDocument } from './documents/contract.js';
 
@@ -39,7 +39,7 @@ export const Issue = z
   .meta({ id: 'Issue' });
 export type Issue = z.infer<typeof Issue>;
 
-const Title = z.string().trim().min(1, 'must not be empty').max(500);
+const Title = TitleText(500);
 const Description = z.string().max(100_000);
 const BillingCode = z.string().trim().max(100);
 

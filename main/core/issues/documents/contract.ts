@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../../http/common-contract.js';
+import { Id, Timestamp, TitleText } from '../../http/common-contract.js';
 import { IssueRef } from '../params.js';
 
 /** Stable address of a document within its issue, e.g. `plan`, `design`, `notes`. */
@@ -15,7 +15,7 @@ export const MAX_DOCUMENT_BODY_BYTES = 512 * 1024;
 export const DocumentKeyParams = z.strictObject({ issueId: IssueRef, key: DocumentKey });
 
 export const PutDocumentBody = z.strictObject({
-  title: z.string().trim().min(1, 'must not be empty').max(200),
+  title: TitleText(200),
   format: DocumentFormat,
   body: z.string().describe(`At most ${MAX_DOCUMENT_BODY_BYTES} bytes in UTF-8`),
   baseRevisionId: Id.nullish().describe('Omit to create; give the current revisionId to update'),

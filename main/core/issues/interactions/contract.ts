@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../../http/common-contract.js';
+import { Id, Timestamp, TitleText } from '../../http/common-contract.js';
 import { IssueRef } from '../params.js';
 import { DocumentKey } from '../documents/contract.js';
 import { INTERACTION_KINDS, INTERACTION_STATUSES, ISSUE_PRIORITIES } from '../schema.js';
@@ -44,7 +44,7 @@ export type RequestConfirmationPayload = z.infer<typeof RequestConfirmationPaylo
 
 export const SuggestedTask = z.strictObject({
   clientKey: ClientId.describe('Unique within the list; accept selects tasks by it'),
-  title: Text(500),
+  title: TitleText(500),
   description: z.string().max(100_000).optional(),
   priority: z.enum(ISSUE_PRIORITIES).optional().describe('Default medium'),
   assigneeAgentId: Id.optional().describe('A living, hired agent of the company'),
@@ -82,7 +82,7 @@ export const ContinuationPolicy = z.enum(['wake_assignee']);
 
 const common = {
   idempotencyKey: z.string().min(1, 'must not be empty').max(200).describe('The same key on the same issue returns the first interaction (200) and creates nothing'),
-  title: Text(300),
+  title: TitleText(300),
   summary: z.string().max(10_000).optional(),
   continuationPolicy: ContinuationPolicy.nullish().describe('wake_assignee: wake the issue assignee once the board accepts or answers'),
 };
