@@ -16,6 +16,7 @@ import { defaultKeyProvider, type MasterKeyProvider } from './secrets/master-key
 import type { ZodApp } from './http/types.js';
 import { EventBus } from './events/bus.js';
 import { trackConnections } from './http/connections.js';
+import type { RequestLimits } from './http/request-limits.js';
 import { noActiveRuns, type RunLookup } from './heartbeat/run-lookup.js';
 import { startRetention } from './retention/service.js';
 import { BoardLoginCodes } from './http/board-login.js';
@@ -52,6 +53,8 @@ export interface CoreOptions {
   brandVoiceChecker?: BrandVoiceChecker;
   /** Folder of the built board UI served at `/`; default dist/renderer. */
   boardRoot?: string;
+  /** Header, request and keep-alive timeouts and the per-address connection cap (http/request-limits.ts). */
+  requestLimits?: Partial<RequestLimits>;
 }
 
 export interface Core {
@@ -118,6 +121,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     app = await buildServer({
       loginCodes,
       ...(options.boardRoot ? { boardRoot: options.boardRoot } : {}),
+      ...(options.requestLimits ? { requestLimits: options.requestLimits } : {}),
       runTokens: (token) => verifyRunToken(ctx, tokens, token, RUN_TOKEN_GRACE_SEC),
       services,
       boardToken,

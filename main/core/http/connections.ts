@@ -36,3 +36,27 @@ export function trackConnections(server: Server) {
     },
   };
 }
+
+/**
+ * Closes, at once, every socket beyond `max` open from one address, before the HTTP parser sees it;
+ * the event stream's sockets count like any other. `onRefused` hears each refusal.
+ */
+export function capConnectionsPerIp(server: Server, max: number, onRefused: (address: string, open: number) => void): void {
+  const open = new Map<string, number>();
+  // Prepended: a refused socket is destroyed before Node's HTTP handler attaches a parser to it.
+  server.prependListener('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = open.get(address) ?? 0;
+    if (count >= max) {
+      socket.destroy();
+      onRefused(address, count);
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}

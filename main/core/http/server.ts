@@ -9,6 +9,8 @@ import { VERSION } from '../package-root.js';
 import { ServiceError } from '../errors.js';
 import { sendError, toErrorResponse } from './error-contract.js';
 import { jsonBodyParser } from './json-body.js';
+import { clientErrorHandler, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './request-limits.js';
+import { capConnectionsPerIp } from './connections.js';
 import { allowedOrigins, isAllowedHost, isAllowedOrigin } from './host-guard.js';
 import { createAuthenticator, type RunTokenCheck } from './auth.js';
 import type { ZodApp } from './types.js';
@@ -58,13 +60,25 @@ export interface ServerOptions {
   loginCodes?: BoardLoginCodes;
   /** Folder of the built renderer; default dist/renderer. */
   boardRoot?: string;
+  /** Request timeouts and the connection cap; defaults in DEFAULT_REQUEST_LIMITS. */
+  requestLimits?: Partial<RequestLimits>;
 }
 
 export async function buildServer(options: ServerOptions): Promise<ZodApp> {
   const { services, logger } = options;
+  const limits = { ...DEFAULT_REQUEST_LIMITS, ...options.requestLimits };
   const app = Fastify({
     logger: false,
     bodyLimit: JSON_BODY_LIMIT,
+    // Slow clients (request-limits.ts): Node refuses headers longer than the request timeout.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    },
+    clientErrorHandler,
     // Requests in flight finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     // Closing is answered by our own hook below, in the error contract.
@@ -79,6 +93,14 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
       return sendError(reply, status, body);
     },
   }).withTypeProvider<ZodTypeProvider>();
+
+  let lastRefusalLog = -Infinity;
+  capConnectionsPerIp(app.server, limits.maxConnectionsPerIp, (address, open) => {
+    // One line a minute at most: a client hammering the cap must not flood the log too.
+    if (Date.now() - lastRefusalLog < 60_000) return;
+    lastRefusalLog = Date.now();
+    logger.warn('refused connections over the per-address cap', { address, open, max: limits.maxConnectionsPerIp });
+  });
 
   // Only JSON (and multipart on upload routes) is accepted; a text/plain body is refused, not coerced.
   app.removeContentTypeParser('text/plain');
