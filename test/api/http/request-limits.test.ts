@@ -62,6 +62,13 @@ describe('request timeouts', () => {
     expect(JSON.parse(body!)).toEqual({ error: expect.any(String), code: 'request_timeout' });
   });
 
+  it('closes a socket that never sends a byte', async () => {
+    t = await startCore({ requestLimits: SHORT });
+    const silent = connect(t.core.port);
+    await silent.closed;
+    expect(silent.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
   it('cuts off a client whose body trickles in after its headers', { timeout: 20_000 }, async () => {
     t = await startCore({ requestLimits: SHORT });
     const client = connect(t.core.port);
