@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { assets, type AssetRow } from './schema.js';
@@ -10,6 +10,7 @@ import { assertRecordAccess } from '../access.js';
 import { notFound } from '../errors.js';
 import { recordActivity, type ActivityEntry } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
+import { resolveInside, resolveInsideOrNull } from '../confined-path.js';
 
 /** Uploads (logos and attachments) are limited to 10 MiB each; documented in the README. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -48,8 +49,15 @@ export function safeFileName(name: string): string {
 
 export function createAssetsService(ctx: CoreContext) {
   mkdirSync(ctx.paths.attachments, { recursive: true, mode: 0o700 });
-  // Storage names are generated UUIDs; nothing the client sends ever reaches a path.
-  const fileOf = (row: Pick<AssetRow, 'storageName'>) => path.join(ctx.paths.attachments, row.storageName);
+  // Storage names are generated UUIDs; nothing the client sends ever reaches a path. A row is still
+  // not trusted to hold one (an old import, a hand edit): the path must resolve inside the store.
+  const fileOf = (row: Pick<AssetRow, 'storageName'>) => resolveInside(ctx.paths.attachments, row.storageName);
+  /** The stored file of a row that is read or deleted: a name leading elsewhere is never followed. */
+  const storedFileOf = (row: Pick<AssetRow, 'id' | 'storageName'>): string | null => {
+    const file = resolveInsideOrNull(ctx.paths.attachments, row.storageName);
+    if (!file) ctx.logger.error('refused an asset whose stored name leads outside attachments/', { assetId: row.id });
+    return file;
+  };
 
   const defaultActivity = (row: AssetRow): ActivityEntry => ({
     companyId: row.companyId,
@@ -132,8 +140,10 @@ export function createAssetsService(ctx: CoreContext) {
         if (gone.changes === 0) throw notFound(entity);
         during(tx, at);
       });
+      const file = storedFileOf(row);
+      if (!file) return;
       try {
-        unlinkSync(fileOf(row));
+        unlinkSync(file);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
           ctx.logger.error('could not remove a deleted asset file', { assetId: row.id, message: (err as Error).message });
@@ -157,6 +167,8 @@ export function createAssetsService(ctx: CoreContext) {
       let removed = 0;
       for (const name of readdirSync(ctx.paths.attachments)) {
         if (live.has(name)) continue;
+        // Only files (and links, removed as links): a folder here was never written by the store.
+        if (lstatSync(path.join(ctx.paths.attachments, name)).isDirectory()) continue;
         unlinkSync(path.join(ctx.paths.attachments, name));
         removed++;
       }
@@ -164,7 +176,9 @@ export function createAssetsService(ctx: CoreContext) {
     },
 
     open(row: AssetRow): ReadStream {
-      return createReadStream(fileOf(row));
+      const file = storedFileOf(row);
+      if (!file) throw notFound('Stored file');
+      return createReadStream(file);
     },
   };
 }
