@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import * as tar from 'tar';
 import { inTransaction, type CoreContext, type HomePaths } from '../context.js';
 import { MIGRATIONS_FOLDER } from '../db/migrate.js';
 import { recordActivity } from '../activity/service.js';
@@ -10,14 +9,19 @@ import { uniqueIssuePrefix } from '../companies/issue-prefix.js';
 import type { Actor } from '../http/actor.js';
 import { badRequest } from '../errors.js';
 import { discoverScope, quoteIdent as q, rawSqlite, type ScopedTable } from './scope.js';
-import { decodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, isUuid, readLines, remapText, type ExportManifest } from './format.js';
+import { acceptsArchiveFile, ARCHIVE_FOLDERS, decodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, isDataFileName, isUuid, ManifestV1, ManifestV2, readLines, remapText } from './format.js';
 import { currentSchemaTag } from './export.js';
+import { ArchiveRefusedError, DEFAULT_UNPACK_LIMITS, shown, unpackArchive, type Unpacked, type UnpackLimits } from './unpack.js';
+import { rowCheck, type RowCheck } from './rows.js';
+import { makeStaging, removeStaging } from './staging.js';
+import { resolveInside } from '../confined-path.js';
+import { storedTranscriptPath } from '../heartbeat/transcript-file.js';
 
 export interface ImportResult {
   companyId: string;
   name: string;
   issuePrefix: string;
-  /** True when the records kept their ids (none existed here); false when all got fresh ids. */
+  /** Always false: every imported record gets a fresh id (format 2 and later). */
   idsPreserved: boolean;
   tables: Record<string, number>;
   files: { attachments: number; runs: number };
@@ -30,30 +34,33 @@ export function journalTags(folder = MIGRATIONS_FOLDER): Map<number, string> {
   return new Map(journal.entries.map((e) => [e.when, e.tag]));
 }
 
-const invalid = (message: string) => badRequest('invalid_export', message);
+const invalid = (message: string, details?: unknown) => badRequest('invalid_export', message, details);
 
-function readManifest(dir: string, known: Set<string>): ExportManifest {
-  const file = path.join(dir, 'manifest.json');
-  if (!existsSync(file)) throw invalid('Not a Headcount company export: manifest.json is missing');
-  let m: ExportManifest;
+/** The manifest, checked; a version this build cannot read is refused. */
+function readManifest(unpacked: Unpacked, known: Set<string>) {
+  const file = unpacked.files.get('manifest.json');
+  if (!file) throw invalid('Not a Headcount company export: manifest.json is missing', { entry: 'manifest.json' });
+  let raw: unknown;
   try {
-    m = JSON.parse(readFileSync(file, 'utf8')) as ExportManifest;
+    raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    throw invalid('manifest.json is not JSON');
+    throw invalid('manifest.json is not JSON', { entry: 'manifest.json' });
   }
-  if (m.format !== EXPORT_FORMAT) throw invalid(`Not a Headcount company export (format ${String(m.format)})`);
-  if (m.formatVersion > EXPORT_FORMAT_VERSION) throw badRequest('export_too_new', `This export has format version ${m.formatVersion}; this Headcount reads up to ${EXPORT_FORMAT_VERSION}. Upgrade Headcount to import it.`);
+  const head = raw as { format?: unknown; formatVersion?: unknown };
+  if (head?.format !== EXPORT_FORMAT) throw invalid(`Not a Headcount company export (format ${JSON.stringify(head?.format ?? null)})`, { entry: 'manifest.json' });
+  if (typeof head.formatVersion === 'number' && head.formatVersion > EXPORT_FORMAT_VERSION) {
+    throw badRequest('export_too_new', `This export has format version ${head.formatVersion}; this Headcount reads up to ${EXPORT_FORMAT_VERSION}. Upgrade Headcount to import it.`);
+  }
+  const parsed = head.formatVersion === 1 ? ManifestV1.safeParse(raw) : ManifestV2.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw invalid(`manifest.json: ${i.path.join('.') || 'manifest'}: ${i.message}`, { entry: 'manifest.json' });
+  }
+  const m = parsed.data;
   if (m.schema !== null && !known.has(m.schema)) {
     throw badRequest('export_too_new', `This export was written with schema ${m.schema}, which this Headcount does not know. Upgrade Headcount to import it.`);
   }
   return m;
-}
-
-/** Columns whose values are the records' own ids: what may collide with rows already here. */
-function idColumn(t: ScopedTable): string | null {
-  const pk = t.columns.filter((c) => c.pk > 0);
-  if (pk.length === 1 && pk[0]!.type === 'TEXT') return pk[0]!.name;
-  return t.columns.some((c) => c.name === 'id') ? 'id' : null;
 }
 
 /** Constraint failures (a dangling reference, a duplicate) mean a damaged or edited export: a 400, rolled back. */
@@ -62,7 +69,7 @@ function insertAll<T>(fn: () => T): T {
     return fn();
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) throw invalid(`The export's rows are inconsistent (${code}); nothing was imported`);
+    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) throw invalid(`The export's rows are inconsistent (${code}: a reference to a record that is not in the export, or a duplicate); nothing was imported`);
     if (typeof code === 'string' && (code === 'SQLITE_MISMATCH' || code === 'SQLITE_ERROR')) throw invalid(`The export's rows do not fit this database (${(err as Error).message}); nothing was imported`);
     throw err;
   }
@@ -76,69 +83,206 @@ function adjust(table: string, row: Record<string, unknown>, exportedAt: string)
   } else if (table === 'wake_requests' && row.status === 'pending') {
     // Importing a company must not start its agents by itself.
     Object.assign(row, { status: 'skipped', skip_reason: 'imported', processed_at: exportedAt });
+  } else if (table === 'agents' && (row.status === 'idle' || row.status === 'running' || row.status === 'error')) {
+    // Agents arrive paused: the board looks at what it imported (commands, working directories,
+    // schedules) and resumes each agent itself. Drafts and terminated agents stay as they were.
+    Object.assign(row, { status: 'paused', pause_reason: 'manual' });
+  } else if (table === 'agent_heartbeat_settings') {
+    // Schedules arrive off, their intervals kept: the board turns them on.
+    row.enabled = 0;
   }
   // Secrets keep their rows but come without versions (the values stayed behind): the secret lists
   // no versions, and a run referencing it fails naming it, until the board sets a value again.
 }
 
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+interface StagedFile {
+  staged: string;
+  bytes: number;
+}
+
+/** Everything the first pass learned: rows are checked, ids found, files matched to rows. */
+interface ImportPlan {
+  tables: { table: ScopedTable; entry: string; file: string }[];
+  /** Every UUID anywhere in the rows → its fresh id. */
+  remap: Map<string, string>;
+  /** Old asset id → the server-generated stored name its row gets. */
+  storageNames: Map<string, string>;
+  attachments: Map<string, StagedFile>;
+  transcripts: Map<string, StagedFile>;
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 /**
- * Imports an export file as a new company. Everything is inserted in ONE transaction (foreign keys
- * checked at commit), so a failure leaves nothing behind; files are unpacked into a staging folder
- * inside the home first and moved into attachments/ and runs/ only after the commit.
- * Ids are kept when none of them exists here (moving a company to another machine keeps its links
- * and the ids its agents know); otherwise every id gets a fresh one (importing a copy).
+ * First pass over the unpacked archive: every row parsed and validated, every row of a
+ * company-scoped table checked to belong to the exported company, every UUID collected, every file
+ * matched to its row by the archive's manifest (or, for format 1, by the row's own values, which
+ * are only compared, never used as paths) and checked against the row's size and hash.
+ */
+async function planImport(sqlite: Database.Database, unpacked: Unpacked, manifest: ReturnType<typeof readManifest>): Promise<ImportPlan> {
+  const scope = discoverScope(sqlite);
+  const byName = new Map(scope.tables.map((t) => [t.name, t]));
+  const companyId = manifest.company.id;
+  const tables: ImportPlan['tables'] = [];
+  for (const [entry, file] of unpacked.files) {
+    if (!entry.startsWith('tables/')) continue;
+    const name = entry.slice('tables/'.length, -'.jsonl'.length);
+    const table = byName.get(name);
+    if (!table) throw invalid(`Entry ${shown(entry)}: rows of table "${name}", which is not a company table here`, { entry });
+    tables.push({ table, entry, file });
+  }
+  if (!tables.some((t) => t.table.name === 'companies')) throw invalid('The export has no company row', { entry: 'tables/companies.jsonl' });
+
+  const ids = new Set<string>();
+  const assets = new Map<string, { sha256: unknown; byteSize: unknown; live: boolean; storageName: unknown }>();
+  const runs = new Set<string>();
+  for (const { table, entry, file } of tables) {
+    const check: RowCheck | null = rowCheck(table);
+    if (!check) throw invalid(`Entry ${shown(entry)}: this Headcount has no definition of table "${table.name}"`, { entry });
+    const hasCompany = table.columns.some((c) => c.name === 'company_id');
+    // Record ids and references are UUIDs: only those get fresh values, so anything else there
+    // would keep an id (or a path-like value) from the archive.
+    const idColumns = new Set((sqlite.prepare(`PRAGMA foreign_key_list(${q(table.name)})`).all() as { from: string }[]).map((f) => f.from));
+    if (table.columns.some((c) => c.name === 'id' && c.type === 'TEXT')) idColumns.add('id');
+    let line = 0;
+    for (const text of readLines(file)) {
+      line++;
+      const where = `Entry ${shown(entry)}, line ${line}`;
+      let row: Record<string, unknown>;
+      try {
+        row = decodeRow(text);
+      } catch {
+        throw invalid(`${where}: not a JSON row`, { entry, line });
+      }
+      if (!row || typeof row !== 'object' || Array.isArray(row)) throw invalid(`${where}: not a JSON object`, { entry, line });
+      if (table.name === 'companies') {
+        if (line > 1) throw invalid(`${where}: a second company row; an export holds one company`, { entry, line });
+        if (row.id !== companyId) throw invalid(`${where}: the company row is not the company the manifest names`, { entry, line });
+      }
+      if (hasCompany && row.company_id !== companyId) {
+        throw invalid(`${where}: company_id names another company (${JSON.stringify(String(row.company_id).slice(0, 64))}); every row must belong to the imported company`, { entry, line });
+      }
+      if (table.rowidColumn) delete row[table.rowidColumn]; // assigned anew, in the exported order
+      for (const c of idColumns) {
+        const v = row[c];
+        if (v !== null && v !== undefined && !isUuid(v)) throw invalid(`${where}: ${c} must be a UUID`, { entry, line });
+      }
+      const problem = check(row);
+      if (problem) throw invalid(`${where}: ${problem}`, { entry, line });
+      for (const v of Object.values(row)) if (typeof v === 'string') for (const m of v.match(UUIDS) ?? []) ids.add(m.toLowerCase());
+      if (table.name === 'assets') assets.set(String(row.id), { sha256: row.sha256, byteSize: row.byte_size, live: row.deleted_at === null, storageName: row.storage_name });
+      if (table.name === 'heartbeat_runs') runs.add(String(row.id));
+    }
+  }
+
+  const remap = new Map<string, string>();
+  for (const id of ids) remap.set(id, randomUUID());
+  const storageNames = new Map<string, string>();
+  for (const id of assets.keys()) storageNames.set(id, randomUUID());
+
+  // Which staged file belongs to which row.
+  const attachmentEntries = new Map<string, string>();
+  const transcriptEntries = new Map<string, string>();
+  const used = new Set<string>();
+  const use = (entry: string) => {
+    if (!unpacked.files.has(entry)) throw invalid(`manifest.json maps ${shown(entry)}, which is not in the archive`, { entry });
+    if (used.has(entry)) throw invalid(`manifest.json maps ${shown(entry)} to two records`, { entry });
+    used.add(entry);
+  };
+  if (manifest.formatVersion === 2) {
+    for (const a of manifest.files.attachments) {
+      use(a.entry);
+      if (!assets.get(a.assetId)?.live) throw invalid(`manifest.json maps ${shown(a.entry)} to asset ${a.assetId}, which is not a live asset of the export`, { entry: a.entry });
+      if (attachmentEntries.has(a.assetId)) throw invalid(`manifest.json maps two files to asset ${a.assetId}`, { entry: a.entry });
+      attachmentEntries.set(a.assetId, a.entry);
+    }
+    for (const t of manifest.files.transcripts) {
+      use(t.entry);
+      if (!runs.has(t.runId)) throw invalid(`manifest.json maps ${shown(t.entry)} to run ${t.runId}, which is not in the export`, { entry: t.entry });
+      if (transcriptEntries.has(t.runId)) throw invalid(`manifest.json maps two files to run ${t.runId}`, { entry: t.entry });
+      transcriptEntries.set(t.runId, t.entry);
+    }
+  } else {
+    const byStorage = new Map([...assets].filter(([, a]) => a.live).map(([id, a]) => [`attachments/${String(a.storageName)}`, id]));
+    for (const entry of unpacked.files.keys()) {
+      if (entry.startsWith('attachments/')) {
+        const id = byStorage.get(entry);
+        if (!id) throw invalid(`Entry ${shown(entry)}: no live asset of the export is stored under this name`, { entry });
+        use(entry);
+        attachmentEntries.set(id, entry);
+      } else if (entry.startsWith('runs/')) {
+        const id = entry.slice('runs/'.length, -'.jsonl'.length);
+        if (!runs.has(id)) throw invalid(`Entry ${shown(entry)}: no run of the export has this id`, { entry });
+        use(entry);
+        transcriptEntries.set(id, entry);
+      }
+    }
+  }
+  for (const entry of unpacked.files.keys()) {
+    const isFile = manifest.formatVersion === 2 ? isDataFileName(entry) : entry.startsWith('attachments/') || entry.startsWith('runs/');
+    if (!isFile && !entry.startsWith('tables/') && entry !== 'manifest.json') throw invalid(`Entry ${shown(entry)}: not part of a format ${manifest.formatVersion} export`, { entry });
+    if (isFile && !used.has(entry)) throw invalid(`Entry ${shown(entry)}: a file the manifest does not map to any record`, { entry });
+  }
+
+  const attachments = new Map<string, StagedFile>();
+  for (const [assetId, entry] of attachmentEntries) {
+    const staged = unpacked.files.get(entry)!;
+    const bytes = statSync(staged).size;
+    const row = assets.get(assetId)!;
+    if (bytes !== row.byteSize) throw invalid(`Entry ${shown(entry)}: ${bytes} bytes, but its asset row says ${String(row.byteSize)}`, { entry });
+    if ((await sha256Of(staged)) !== row.sha256) throw invalid(`Entry ${shown(entry)}: its bytes do not match the sha256 of its asset row`, { entry });
+    attachments.set(assetId, { staged, bytes });
+  }
+  const transcripts = new Map<string, StagedFile>();
+  for (const [runId, entry] of transcriptEntries) {
+    const staged = unpacked.files.get(entry)!;
+    transcripts.set(runId, { staged, bytes: statSync(staged).size });
+  }
+  return { tables, remap, storageNames, attachments, transcripts };
+}
+
+/**
+ * Imports an export file as a new company. The archive is untrusted: it is unpacked with limits
+ * into a staging folder outside the live data (unpack.ts), every row is validated and must belong
+ * to the exported company, every record gets a fresh id (references rewritten wherever an id
+ * appears, JSON included), and every stored file a name the server generates. All rows are inserted
+ * in ONE transaction (foreign keys checked at commit, so a reference to anything outside the export
+ * fails it); files are moved into attachments/ and runs/ only after the commit. Any violation is a
+ * 400 naming the entry, and nothing of the import remains.
  */
 export async function importCompany(
   ctx: Pick<CoreContext, 'db' | 'events' | 'clock'>,
   paths: Pick<HomePaths, 'home' | 'attachments' | 'runs'>,
   file: string,
   actor: Actor | 'system',
+  limits: UnpackLimits = DEFAULT_UNPACK_LIMITS,
 ): Promise<ImportResult> {
   const sqlite = rawSqlite(ctx.db);
   const tags = journalTags();
-  const staging = mkdtempSync(path.join(paths.home, '.import-'));
+  const staging = makeStaging(paths.home, 'import-');
   try {
+    let unpacked: Unpacked;
     try {
-      // Regular files and folders only: a link in a crafted archive could make an "attachment" of any file.
-      await tar.extract({ file, cwd: staging, strict: true, filter: (_p, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory') });
+      unpacked = await unpackArchive(file, path.join(staging, 'entries'), { folders: ARCHIVE_FOLDERS, acceptsFile: acceptsArchiveFile }, limits);
     } catch (err) {
-      throw invalid(`The file is not a readable .tar.gz export: ${err instanceof Error ? err.message : String(err)}`);
+      if (err instanceof ArchiveRefusedError) throw invalid(`The export was refused: ${err.message}`, err.entry === null ? undefined : { entry: err.entry });
+      throw err;
     }
-    const manifest = readManifest(staging, new Set(tags.values()));
+    const manifest = readManifest(unpacked, new Set(tags.values()));
     const here = currentSchemaTag(sqlite, tags);
     const order = [...tags.values()];
     if (manifest.schema !== null && here !== null && order.indexOf(manifest.schema) > order.indexOf(here)) {
       throw badRequest('export_too_new', `This export has schema ${manifest.schema}; this database is at ${here}. Start this Headcount once to migrate, then import.`);
     }
-    const scope = discoverScope(sqlite);
-    const byName = new Map(scope.tables.map((t) => [t.name, t]));
-    const tableDir = path.join(staging, 'tables');
-    const files = existsSync(tableDir) ? readdirSync(tableDir).filter((f) => f.endsWith('.jsonl')) : [];
-    for (const f of files) {
-      const name = f.slice(0, -'.jsonl'.length);
-      if (!byName.has(name)) throw invalid(`The export has rows of table "${name}", which is not a company table here`);
-    }
-    if (!files.includes('companies.jsonl')) throw invalid('The export has no company row');
-
-    // Ids of the exported records, and whether any already exists here.
-    const ids = new Map<string, string>();
-    let conflict = false;
-    for (const f of files) {
-      const t = byName.get(f.slice(0, -6))!;
-      const col = idColumn(t);
-      const exists = col ? sqlite.prepare(`SELECT 1 FROM ${q(t.name)} WHERE ${q(col)} = ?`) : null;
-      for (const line of readLines(path.join(tableDir, f))) {
-        const row = decodeRow(line);
-        // Every id-valued column, not only the keys: stored file names (assets.storage_name) are
-        // ids too, and must change with the rows when a copy is imported beside its original.
-        for (const v of Object.values(row)) if (isUuid(v)) ids.set(v.toLowerCase(), v);
-        const id = col ? row[col] : undefined;
-        if (!conflict && isUuid(id) && exists?.get(id)) conflict = true;
-      }
-    }
-    const remap = new Map<string, string>();
-    if (conflict) for (const id of ids.keys()) remap.set(id, randomUUID());
-    const newCompanyId = remap.get(manifest.company.id.toLowerCase()) ?? manifest.company.id;
+    const plan = await planImport(sqlite, unpacked, manifest);
+    const { remap } = plan;
+    const newCompanyId = remap.get(manifest.company.id.toLowerCase())!;
     const oldPrefix = manifest.company.issuePrefix;
 
     const counts: Record<string, number> = {};
@@ -147,26 +291,26 @@ export async function importCompany(
       const taken = sqlite.prepare('SELECT 1 FROM companies WHERE issue_prefix = ?').get(oldPrefix);
       const prefix = taken ? uniqueIssuePrefix(tx, manifest.company.name) : oldPrefix;
       // Parents first where it is cheap to tell (companies), the rest in file order: keys are checked at commit.
-      const ordered = ['companies.jsonl', ...files.filter((f) => f !== 'companies.jsonl')];
-      for (const f of ordered) {
-        const t = byName.get(f.slice(0, -6))!;
-        const here = new Set(t.columns.map((c) => c.name));
+      const ordered = [...plan.tables].sort((a, b) => Number(b.table.name === 'companies') - Number(a.table.name === 'companies'));
+      for (const { table: t, file: f } of ordered) {
         let insert: Database.Statement | null = null;
         let columns: string[] = [];
         let n = 0;
-        for (const line of readLines(path.join(tableDir, f))) {
+        for (const line of readLines(f)) {
           const row = decodeRow(line);
+          if (t.rowidColumn) delete row[t.rowidColumn];
+          const oldAssetId = t.name === 'assets' ? String(row.id) : null;
           for (const k of Object.keys(row)) {
-            if (!here.has(k)) throw invalid(`Column ${t.name}.${k} of the export does not exist here`);
             const v = row[k];
             if (typeof v === 'string') row[k] = remapText(v, remap);
           }
-          if (t.rowidColumn) delete row[t.rowidColumn]; // assigned anew, in the exported order
           adjust(t.name, row, manifest.exportedAt);
+          if (oldAssetId !== null) row.storage_name = plan.storageNames.get(oldAssetId)!;
           if (t.name === 'companies') row.issue_prefix = prefix;
           if (t.name === 'issues' && prefix !== oldPrefix && typeof row.identifier === 'string') row.identifier = row.identifier.replace(`${oldPrefix}-`, `${prefix}-`);
-          if (!insert) {
-            columns = Object.keys(row);
+          const keys = Object.keys(row);
+          if (!insert || keys.length !== columns.length || keys.some((k, i) => k !== columns[i])) {
+            columns = keys;
             insert = sqlite.prepare(`INSERT INTO ${q(t.name)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
           }
           insert.run(...columns.map((c) => row[c] ?? null));
@@ -181,36 +325,28 @@ export async function importCompany(
         action: 'company.imported',
         entityType: 'company',
         entityId: newCompanyId,
-        summary: `Company "${company.name}" imported from an export of ${manifest.exportedAt}`,
-        details: { exportedAt: manifest.exportedAt, fromCompanyId: manifest.company.id, idsPreserved: !conflict, schema: manifest.schema },
+        summary: `Company "${company.name}" imported from an export of ${manifest.exportedAt}; its agents arrive paused with schedules off`,
+        details: { exportedAt: manifest.exportedAt, fromCompanyId: manifest.company.id, schema: manifest.schema, formatVersion: manifest.formatVersion },
       });
       return { name: company.name, prefix };
     }));
 
-    // Committed: now the files. A crash here leaves rows whose files are missing, never the reverse.
-    const moved = { attachments: 0, runs: 0 };
-    for (const [dir, target] of [
-      ['attachments', paths.attachments],
-      ['runs', paths.runs],
-    ] as const) {
-      const from = path.join(staging, dir);
-      if (!existsSync(from)) continue;
-      mkdirSync(target, { recursive: true, mode: 0o700 });
-      for (const name of readdirSync(from)) {
-        renameSync(path.join(from, name), path.join(target, remapText(name, remap)));
-        moved[dir]++;
-      }
-    }
+    // Committed: now the files, under names this server chose. A crash here leaves rows whose
+    // files are missing, never a file in the store that no row owns.
+    mkdirSync(paths.attachments, { recursive: true, mode: 0o700 });
+    mkdirSync(paths.runs, { recursive: true, mode: 0o700 });
+    for (const [assetId, f] of plan.attachments) renameSync(f.staged, resolveInside(paths.attachments, plan.storageNames.get(assetId)!));
+    for (const [runId, f] of plan.transcripts) renameSync(f.staged, storedTranscriptPath(paths.runs, remap.get(runId.toLowerCase())!));
     return {
       companyId: newCompanyId,
       name: result.name,
       issuePrefix: result.prefix,
-      idsPreserved: !conflict,
+      idsPreserved: false,
       tables: counts,
-      files: moved,
-      secretsWithoutValues: manifest.secretsWithoutValues ?? [],
+      files: { attachments: plan.attachments.size, runs: plan.transcripts.size },
+      secretsWithoutValues: manifest.secretsWithoutValues,
     };
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    removeStaging(staging);
   }
 }
