@@ -138,6 +138,8 @@ async function planImport(sqlite: Database.Database, unpacked: Unpacked, manifes
     tables.push({ table, entry, file });
   }
   if (!tables.some((t) => t.table.name === 'companies')) throw invalid('The export has no company row', { entry: 'tables/companies.jsonl' });
+  // The company row first: it must be the manifest's company before any row is compared with it.
+  tables.sort((a, b) => Number(b.table.name === 'companies') - Number(a.table.name === 'companies'));
 
   const ids = new Set<string>();
   const assets = new Map<string, { sha256: unknown; byteSize: unknown; live: boolean; storageName: unknown }>();
@@ -290,9 +292,8 @@ export async function importCompany(
       sqlite.pragma('defer_foreign_keys = ON');
       const taken = sqlite.prepare('SELECT 1 FROM companies WHERE issue_prefix = ?').get(oldPrefix);
       const prefix = taken ? uniqueIssuePrefix(tx, manifest.company.name) : oldPrefix;
-      // Parents first where it is cheap to tell (companies), the rest in file order: keys are checked at commit.
-      const ordered = [...plan.tables].sort((a, b) => Number(b.table.name === 'companies') - Number(a.table.name === 'companies'));
-      for (const { table: t, file: f } of ordered) {
+      // Companies first (the plan's order), the rest in file order: keys are checked at commit.
+      for (const { table: t, file: f } of plan.tables) {
         let insert: Database.Statement | null = null;
         let columns: string[] = [];
         let n = 0;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import * as schema from '../db/schema.js';
 import { DocumentKey } from '../issues/documents/contract.js';
 import type { ScopedTable } from './scope.js';
+import { plainNameProblem } from '../confined-path.js';
 
 /**
  * Row validation for imports: each table's row is checked against a strict zod schema derived from
@@ -16,6 +17,8 @@ import type { ScopedTable } from './scope.js';
 /** Stricter rules than the column type, from the API contracts, keyed `table.column`. */
 const CONTRACT_COLUMNS: Readonly<Record<string, z.ZodType>> = {
   'issue_documents.key': DocumentKey,
+  // Replaced by a generated name on import; a path here is still a forged row, refused as such.
+  'assets.storage_name': z.string().refine((name) => plainNameProblem(name) === null, 'must be a plain file name'),
 };
 
 const drizzleTables = new Map<string, SQLiteTable>();
