@@ -198,6 +198,37 @@ describe('a crafted export', () => {
   });
 });
 
+describe('a format 1 export (files under their stored names and run ids)', () => {
+  /** The legit export written the way format 1 did. */
+  function asVersion1(): CraftEntry[] {
+    const assets = rowsOfEntry(legit, 'tables/assets.jsonl');
+    const renamed = new Map<string, string>();
+    for (const a of manifest.files.attachments) renamed.set(a.entry, `attachments/${String(assets.find((r) => r.id === a.assetId)!.storage_name)}`);
+    for (const r of manifest.files.transcripts) renamed.set(r.entry, `runs/${r.runId}.jsonl`);
+    const m = { ...manifest, formatVersion: 1, files: { attachments: manifest.files.attachments.length, runs: manifest.files.transcripts.length, bytes: 0 } };
+    return legit
+      .filter((e) => e.name !== 'files/' && e.name !== 'files')
+      .map((e) => (e.name === 'manifest.json' ? { ...e, body: JSON.stringify(m) } : renamed.has(e.name) ? { ...e, name: renamed.get(e.name)! } : e));
+  }
+
+  it('still imports, matching its files to rows by name and storing them under new names', async () => {
+    const v1 = asVersion1();
+    expect(v1.some((e) => e.name.startsWith('attachments/'))).toBe(true);
+    const res = await postImport(craftArchive(v1));
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.files).toEqual({ attachments: manifest.files.attachments.length, runs: manifest.files.transcripts.length });
+    const names = target.core.database.sqlite.prepare('SELECT storage_name FROM assets WHERE company_id = ?').all(res.body.companyId) as { storage_name: string }[];
+    for (const { storage_name } of names) {
+      expect(v1.some((e) => e.name === `attachments/${storage_name}`)).toBe(false);
+      expect(existsSync(path.join(home, 'attachments', storage_name))).toBe(true);
+    }
+  });
+
+  it('refuses a file no row is stored under (a planted attachment)', async () => {
+    await expectRefused(craftArchive([...asVersion1(), { name: 'attachments/service.db', body: 'x' }]), /"attachments\/service\.db": no live asset of the export is stored under this name/);
+  });
+});
+
 describe('a bad row already in the database', () => {
   const victim = () => readFileSync(path.join(base, 'victim.txt'), 'utf8');
 
