@@ -86,7 +86,12 @@ export function decodeRow(line: string): Record<string, unknown> {
  * Lines of a file, read synchronously in 1 MiB chunks: the import runs inside one SQLite
  * transaction (synchronous in better-sqlite3) and must not hold a whole table file in memory.
  */
-export function* readLines(file: string): Generator<string> {
+export class LineTooLongError extends Error {}
+
+/** The longest row an import reads: far above any row the API writes (documents are 512 KiB). */
+export const MAX_ROW_BYTES = 64 * 1024 * 1024;
+
+export function* readLines(file: string, maxLineBytes = MAX_ROW_BYTES): Generator<string> {
   const fd = openSync(file, 'r');
   const buf = Buffer.alloc(1024 * 1024);
   let rest = Buffer.alloc(0);
@@ -101,6 +106,8 @@ export function* readLines(file: string): Generator<string> {
         chunk = chunk.subarray(nl + 1);
         if (line) yield line;
       }
+      // A crafted file could be one endless line: refuse it before it is held in memory.
+      if (chunk.length > maxLineBytes) throw new LineTooLongError(`a row longer than ${maxLineBytes} bytes`);
       rest = Buffer.from(chunk);
     }
     if (rest.length) yield rest.toString('utf8');
