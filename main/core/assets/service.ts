@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { assets, type AssetRow } from './schema.js';
 import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
@@ -52,10 +52,22 @@ export function createAssetsService(ctx: CoreContext) {
   // Storage names are generated UUIDs; nothing the client sends ever reaches a path. A row is still
   // not trusted to hold one (an old import, a hand edit): the path must resolve inside the store.
   const fileOf = (row: Pick<AssetRow, 'storageName'>) => resolveInside(ctx.paths.attachments, row.storageName);
-  /** The stored file of a row that is read or deleted: a name leading elsewhere is never followed. */
-  const storedFileOf = (row: Pick<AssetRow, 'id' | 'storageName'>): string | null => {
+  /**
+   * The stored file of a row that is read or deleted, or null: a name leading out of attachments/
+   * is never followed, and a name first recorded by another company's row is that company's file
+   * (attachments/ is one folder of generated names; only a forged row can repeat one).
+   */
+  const storedFileOf = (row: Pick<AssetRow, 'id' | 'companyId' | 'storageName'>): string | null => {
     const file = resolveInsideOrNull(ctx.paths.attachments, row.storageName);
-    if (!file) ctx.logger.error('refused an asset whose stored name leads outside attachments/', { assetId: row.id });
+    if (!file) {
+      ctx.logger.error('refused an asset whose stored name leads outside attachments/', { assetId: row.id });
+      return null;
+    }
+    const owner = ctx.db.select({ companyId: assets.companyId }).from(assets).where(eq(assets.storageName, row.storageName)).orderBy(sql`rowid`).limit(1).get();
+    if (owner && owner.companyId !== row.companyId) {
+      ctx.logger.error("refused an asset whose stored name is another company's file", { assetId: row.id });
+      return null;
+    }
     return file;
   };
 

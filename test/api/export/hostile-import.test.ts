@@ -257,6 +257,20 @@ describe('a bad row already in the database', () => {
     rmSync(path.join(home, 'attachments', real), { force: true });
   });
 
+  it("cannot make one company's attachment serve or delete another company's file", async () => {
+    const sqlite = target.core.database.sqlite;
+    const theirs = sqlite.prepare("SELECT id, storage_name FROM assets WHERE company_id = ? AND kind = 'logo'").get(bystander.companyId) as { id: string; storage_name: string };
+    const mine = sqlite.prepare("SELECT id FROM assets WHERE company_id <> ? AND kind = 'attachment' AND deleted_at IS NULL LIMIT 1").get(bystander.companyId) as { id: string };
+    sqlite.prepare('UPDATE assets SET storage_name = ? WHERE id = ?').run(theirs.storage_name, mine.id);
+    const bytes = readFileSync(path.join(home, 'attachments', theirs.storage_name));
+    const read = await fetch(`${target.url}/api/attachments/${mine.id}/content`, { headers: { authorization: `Bearer ${target.boardToken}` } });
+    expect(read.status).toBe(404);
+    expect((await target.api('DELETE', `/api/attachments/${mine.id}`)).status).toBe(204);
+    expect(readFileSync(path.join(home, 'attachments', theirs.storage_name))).toEqual(bytes);
+    const own = await fetch(`${target.url}/api/assets/${theirs.id}/content`, { headers: { authorization: `Bearer ${target.boardToken}` } });
+    expect(own.status).toBe(200);
+  });
+
   it('cannot make the log route read, or retention delete, a file outside runs/', async () => {
     const sqlite = target.core.database.sqlite;
     const run = sqlite.prepare('SELECT * FROM heartbeat_runs WHERE company_id = ? LIMIT 1').get(bystander.companyId) as Record<string, unknown>;
