@@ -12,6 +12,7 @@ import { acceptsArchiveFile, ARCHIVE_FOLDERS, decodeRow, EXPORT_FORMAT, EXPORT_F
 import { currentSchemaTag } from './export.js';
 import { ArchiveRefusedError, DEFAULT_UNPACK_LIMITS, unpackArchive, type Unpacked, type UnpackLimits } from './unpack.js';
 import { invalidExport, planImport } from './import-plan.js';
+import { quietOnArrival } from './arrival.js';
 import { makeStaging, removeStaging } from './staging.js';
 import { resolveInside } from '../confined-path.js';
 import { storedTranscriptPath } from '../heartbeat/transcript-file.js';
@@ -78,26 +79,6 @@ function insertAll<T>(fn: () => T): T {
   }
 }
 
-/** What an imported row must not carry over as it was (see the README, "Export and import"). */
-function adjust(table: string, row: Record<string, unknown>, exportedAt: string): void {
-  if (table === 'heartbeat_runs' && (row.status === 'queued' || row.status === 'running')) {
-    // Its process lived on the exporting machine; a pid here would name an unrelated process.
-    Object.assign(row, { status: 'lost', pid: null, error_code: 'exported_while_active', error_message: 'The run was active when its company was exported', finished_at: row.finished_at ?? exportedAt });
-  } else if (table === 'wake_requests' && row.status === 'pending') {
-    // Importing a company must not start its agents by itself.
-    Object.assign(row, { status: 'skipped', skip_reason: 'imported', processed_at: exportedAt });
-  } else if (table === 'agents' && (row.status === 'idle' || row.status === 'running' || row.status === 'error')) {
-    // Agents arrive paused: the board looks at what it imported (commands, working directories,
-    // schedules) and resumes each agent itself. Drafts and terminated agents stay as they were.
-    Object.assign(row, { status: 'paused', pause_reason: 'manual' });
-  } else if (table === 'agent_heartbeat_settings') {
-    // Schedules arrive off, their intervals kept: the board turns them on.
-    row.enabled = 0;
-  }
-  // Secrets keep their rows but come without versions (the values stayed behind): the secret lists
-  // no versions, and a run referencing it fails naming it, until the board sets a value again.
-}
-
 /**
  * Imports an export file as a new company. The archive is untrusted: it is unpacked with limits
  * into a staging folder outside the live data (unpack.ts), every row is validated and must belong
@@ -154,7 +135,7 @@ export async function importCompany(
             const v = row[k];
             if (typeof v === 'string') row[k] = remapText(v, remap);
           }
-          adjust(t.name, row, manifest.exportedAt);
+          quietOnArrival(t.name, row, manifest.exportedAt);
           if (oldAssetId !== null) row.storage_name = plan.storageNames.get(oldAssetId)!;
           if (t.name === 'companies') row.issue_prefix = prefix;
           if (t.name === 'issues' && prefix !== oldPrefix && typeof row.identifier === 'string') row.identifier = row.identifier.replace(`${oldPrefix}-`, `${prefix}-`);
