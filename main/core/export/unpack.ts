@@ -140,6 +140,13 @@ export function unpackArchive(file: string, stagingDir: string, rules: UnpackRul
             out.once('error', fail);
           }),
         );
+        // A failed write (a full disk) is this server's problem, not the archive's: it ends the
+        // unpack with that error rather than leave the parser waiting on an entry nobody reads.
+        out.once('error', (err) => {
+          failure ??= err;
+          parser.abort(err);
+          finish();
+        });
         entry.pipe(out);
       },
     });
