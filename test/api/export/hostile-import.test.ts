@@ -158,6 +158,15 @@ describe('a crafted export', () => {
     await expectRefused(craftArchive([...legit.filter((e) => e.name !== 'files/2'), { name: 'files/2', size: 1024 ** 3 + 1 }]), /"files\/2": 1073741825 bytes, over the 1073741824-byte limit per entry/);
   });
 
+  it.each<[string, string, RegExp]>([
+    ['agent API keys (a key the sender knows)', 'tables/agent_api_keys.jsonl', /"tables\/agent_api_keys\.jsonl": rows of table "agent_api_keys", which is not a company table here/],
+    ['secret values', 'tables/secret_versions.jsonl', /rows of table "secret_versions"/],
+    ['instance settings', 'tables/instance_settings.jsonl', /rows of table "instance_settings"/],
+    ['a table this build does not have', 'tables/backdoor.jsonl', /rows of table "backdoor"/],
+  ])('with rows of %s: refused', async (_what, entry, cause) => {
+    await expectRefused(craftArchive([...legit, { name: entry, body: jsonl([{ id: '11111111-1111-4111-8111-111111111111' }]) }]), cause);
+  });
+
   describe('with rows naming another company', () => {
     it('a row whose company_id is another company here: refused', async () => {
       await expectRefused(craftArchive(edit('tables/issues.jsonl', (r) => (first(r).company_id = bystander.companyId))), /issues\.jsonl", line 1: company_id names another company/);
