@@ -62,7 +62,7 @@ export function registerExportCommands(program: Command, home: () => string): vo
     .action(async (companyId: string, opts: { out: string }) => {
       const m = await exportFromHome(home(), companyId, opts.out);
       const rows = Object.values(m.tables).reduce((a, b) => a + b, 0);
-      process.stdout.write(`exported "${m.company.name}" to ${path.resolve(opts.out)}: ${rows} rows in ${Object.keys(m.tables).length} tables, ${m.files.attachments} attachments, ${m.files.runs} transcripts\n`);
+      process.stdout.write(`exported "${m.company.name}" to ${path.resolve(opts.out)}: ${rows} rows in ${Object.keys(m.tables).length} tables, ${m.files.attachments.length} attachments, ${m.files.transcripts.length} transcripts\n`);
       if (m.secretsWithoutValues.length) process.stdout.write(`secrets exported by name only (set their values after import): ${m.secretsWithoutValues.join(', ')}\n`);
     });
 
@@ -77,7 +77,7 @@ export function registerExportCommands(program: Command, home: () => string): vo
         process.stdout.write(JSON.stringify(r, null, 2) + '\n');
         return;
       }
-      process.stdout.write(`imported "${r.name}" as company ${r.companyId} (issues ${r.issuePrefix}-*, ${r.idsPreserved ? 'ids kept' : 'fresh ids: some already existed here'})\n`);
+      process.stdout.write(`imported "${r.name}" as company ${r.companyId} (issues ${r.issuePrefix}-*, fresh ids; agents paused, schedules off)\n`);
       if (r.secretsWithoutValues.length) process.stdout.write(`set the values of these secrets again: ${r.secretsWithoutValues.join(', ')}\n`);
     });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { applyMigrations, type MigrationResult } from './db/migrate.js';
 import { systemClock, type Clock } from './clock.js';
+import { sweepStaging } from './export/staging.js';
 import { stderrLogger, type Logger } from './logger.js';
 import { homePaths, type CoreContext } from './context.js';
 import { createServices, RUN_TOKEN_GRACE_SEC, type Services } from './services.js';
@@ -116,6 +117,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     services.crmHooks.start();
     const orphans = services.assets.sweepOrphans();
     if (orphans > 0) logger.warn('removed stored files that no record owns (left by an earlier crash)', { count: orphans });
+    // An import cut short by a crash left its staging folder; nothing in it was committed.
+    sweepStaging(paths.home);
 
     const loginCodes = new BoardLoginCodes(clock);
     app = await buildServer({

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { assets, type AssetRow } from './schema.js';
 import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
@@ -10,6 +10,7 @@ import { assertRecordAccess } from '../access.js';
 import { notFound } from '../errors.js';
 import { recordActivity, type ActivityEntry } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
+import { resolveInside, resolveInsideOrNull } from '../confined-path.js';
 
 /** Uploads (logos and attachments) are limited to 10 MiB each; documented in the README. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -48,8 +49,27 @@ export function safeFileName(name: string): string {
 
 export function createAssetsService(ctx: CoreContext) {
   mkdirSync(ctx.paths.attachments, { recursive: true, mode: 0o700 });
-  // Storage names are generated UUIDs; nothing the client sends ever reaches a path.
-  const fileOf = (row: Pick<AssetRow, 'storageName'>) => path.join(ctx.paths.attachments, row.storageName);
+  // Storage names are generated UUIDs; nothing the client sends ever reaches a path. A row is still
+  // not trusted to hold one (an old import, a hand edit): the path must resolve inside the store.
+  const fileOf = (row: Pick<AssetRow, 'storageName'>) => resolveInside(ctx.paths.attachments, row.storageName);
+  /**
+   * The stored file of a row that is read or deleted, or null: a name leading out of attachments/
+   * is never followed, and a name first recorded by another company's row is that company's file
+   * (attachments/ is one folder of generated names; only a forged row can repeat one).
+   */
+  const storedFileOf = (row: Pick<AssetRow, 'id' | 'companyId' | 'storageName'>): string | null => {
+    const file = resolveInsideOrNull(ctx.paths.attachments, row.storageName);
+    if (!file) {
+      ctx.logger.error('refused an asset whose stored name leads outside attachments/', { assetId: row.id });
+      return null;
+    }
+    const owner = ctx.db.select({ companyId: assets.companyId }).from(assets).where(eq(assets.storageName, row.storageName)).orderBy(sql`rowid`).limit(1).get();
+    if (owner && owner.companyId !== row.companyId) {
+      ctx.logger.error("refused an asset whose stored name is another company's file", { assetId: row.id });
+      return null;
+    }
+    return file;
+  };
 
   const defaultActivity = (row: AssetRow): ActivityEntry => ({
     companyId: row.companyId,
@@ -132,8 +152,10 @@ export function createAssetsService(ctx: CoreContext) {
         if (gone.changes === 0) throw notFound(entity);
         during(tx, at);
       });
+      const file = storedFileOf(row);
+      if (!file) return;
       try {
-        unlinkSync(fileOf(row));
+        unlinkSync(file);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
           ctx.logger.error('could not remove a deleted asset file', { assetId: row.id, message: (err as Error).message });
@@ -157,6 +179,8 @@ export function createAssetsService(ctx: CoreContext) {
       let removed = 0;
       for (const name of readdirSync(ctx.paths.attachments)) {
         if (live.has(name)) continue;
+        // Only files (and links, removed as links): a folder here was never written by the store.
+        if (lstatSync(path.join(ctx.paths.attachments, name)).isDirectory()) continue;
         unlinkSync(path.join(ctx.paths.attachments, name));
         removed++;
       }
@@ -164,7 +188,9 @@ export function createAssetsService(ctx: CoreContext) {
     },
 
     open(row: AssetRow): ReadStream {
-      return createReadStream(fileOf(row));
+      const file = storedFileOf(row);
+      if (!file) throw notFound('Stored file');
+      return createReadStream(file);
     },
   };
 }

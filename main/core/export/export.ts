@@ -5,8 +5,9 @@ import * as tar from 'tar';
 import type { HomePaths } from '../context.js';
 import { VERSION } from '../package-root.js';
 import { discoverScope, EXCLUDED_TABLES, selectRows } from './scope.js';
-import { encodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, type ExportManifest } from './format.js';
-import { transcriptPath } from '../heartbeat/transcript.js';
+import { dataFileName, encodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, type ExportManifest } from './format.js';
+import { storedTranscriptPathOrNull } from '../heartbeat/transcript-file.js';
+import { resolveInsideOrNull } from '../confined-path.js';
 
 export class CompanyNotFoundError extends Error {}
 
@@ -35,7 +36,7 @@ export async function exportCompany(
   try {
     mkdirSync(path.join(staging, 'tables'));
     const counts: Record<string, number> = {};
-    const attachments: string[] = [];
+    const attachments: { assetId: string; storageName: string }[] = [];
     const runs: string[] = [];
     const secretNames: string[] = [];
     sqlite.transaction(() => {
@@ -47,7 +48,7 @@ export async function exportCompany(
           for (const row of selectRows(sqlite, t, companyId)) {
             batch.push(encodeRow(row));
             n++;
-            if (t.name === 'assets' && row.deleted_at === null) attachments.push(String(row.storage_name));
+            if (t.name === 'assets' && row.deleted_at === null) attachments.push({ assetId: String(row.id), storageName: String(row.storage_name) });
             if (t.name === 'heartbeat_runs') runs.push(String(row.id));
             if (t.name === 'secrets' && row.deleted_at === null) secretNames.push(String(row.name));
             if (batch.length >= 1000) {
@@ -62,25 +63,31 @@ export async function exportCompany(
         counts[t.name] = n;
       }
     })();
+    // Files go under numbered names, mapped to their rows in the manifest: the importer never
+    // has to take a name from the archive as a path. A row naming a file outside its store (an
+    // old forged import) exports without its file, like a file lost earlier.
     let bytes = 0;
-    let attachmentFiles = 0;
-    let runFiles = 0;
-    if (attachments.length) mkdirSync(path.join(staging, 'attachments'));
-    for (const name of attachments) {
-      const from = path.join(paths.attachments, name);
-      if (!existsSync(from)) continue; // a file lost earlier: the row still says what it was
-      copyFileSync(from, path.join(staging, 'attachments', name));
-      bytes += statSync(from).size;
-      attachmentFiles++;
+    let n = 0;
+    const files: ExportManifest['files'] = { attachments: [], transcripts: [], bytes: 0 };
+    const copyIn = (from: string | null): { entry: string; bytes: number } | null => {
+      if (!from || !existsSync(from)) return null;
+      const entry = dataFileName(++n);
+      copyFileSync(from, path.join(staging, entry));
+      const size = statSync(path.join(staging, entry)).size;
+      bytes += size;
+      return { entry, bytes: size };
+    };
+    mkdirSync(path.join(staging, 'files'));
+    for (const a of attachments) {
+      const copied = copyIn(resolveInsideOrNull(paths.attachments, a.storageName));
+      if (copied) files.attachments.push({ ...copied, assetId: a.assetId });
     }
-    if (runs.length) mkdirSync(path.join(staging, 'runs'));
     for (const id of runs) {
-      const from = transcriptPath(paths.runs, id);
-      if (!existsSync(from)) continue; // no output, or purged by retention
-      copyFileSync(from, path.join(staging, 'runs', `${id}.jsonl`));
-      bytes += statSync(from).size;
-      runFiles++;
+      // No file: no output, or purged by retention.
+      const copied = copyIn(storedTranscriptPathOrNull(paths.runs, id));
+      if (copied) files.transcripts.push({ ...copied, runId: id });
     }
+    files.bytes = bytes;
     const manifest: ExportManifest = {
       format: EXPORT_FORMAT,
       formatVersion: EXPORT_FORMAT_VERSION,
@@ -90,11 +97,11 @@ export async function exportCompany(
       company: { id: company.id, name: company.name, issuePrefix: company.issue_prefix },
       tables: counts,
       excludedTables: Object.fromEntries(scope.excluded.map((t) => [t, EXCLUDED_TABLES[t]!])),
-      files: { attachments: attachmentFiles, runs: runFiles, bytes },
+      files,
       secretsWithoutValues: secretNames,
     };
     writeFileSync(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
-    const entries = ['manifest.json', 'tables', ...(attachments.length ? ['attachments'] : []), ...(runs.length ? ['runs'] : [])];
+    const entries = ['manifest.json', 'tables', 'files'];
     // Written beside the target, then renamed: a reader never sees half a file under the final name.
     const partial = `${outFile}.partial`;
     try {

@@ -1,23 +1,27 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import * as tar from 'tar';
 import { inTransaction, type CoreContext, type HomePaths } from '../context.js';
 import { MIGRATIONS_FOLDER } from '../db/migrate.js';
 import { recordActivity } from '../activity/service.js';
 import { uniqueIssuePrefix } from '../companies/issue-prefix.js';
 import type { Actor } from '../http/actor.js';
 import { badRequest } from '../errors.js';
-import { discoverScope, quoteIdent as q, rawSqlite, type ScopedTable } from './scope.js';
-import { decodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, isUuid, readLines, remapText, type ExportManifest } from './format.js';
+import { quoteIdent as q, rawSqlite } from './scope.js';
+import { acceptsArchiveFile, ARCHIVE_FOLDERS, decodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, ManifestV1, ManifestV2, readLines, remapText, type ExportManifest, type ExportManifestV1 } from './format.js';
 import { currentSchemaTag } from './export.js';
+import { ArchiveRefusedError, DEFAULT_UNPACK_LIMITS, unpackArchive, type Unpacked, type UnpackLimits } from './unpack.js';
+import { invalidExport, planImport } from './import-plan.js';
+import { quietOnArrival } from './arrival.js';
+import { makeStaging, removeStaging } from './staging.js';
+import { resolveInside } from '../confined-path.js';
+import { storedTranscriptPath } from '../heartbeat/transcript-file.js';
 
 export interface ImportResult {
   companyId: string;
   name: string;
   issuePrefix: string;
-  /** True when the records kept their ids (none existed here); false when all got fresh ids. */
+  /** Always false: every imported record gets a fresh id (format 2 and later). */
   idsPreserved: boolean;
   tables: Record<string, number>;
   files: { attachments: number; runs: number };
@@ -30,30 +34,37 @@ export function journalTags(folder = MIGRATIONS_FOLDER): Map<number, string> {
   return new Map(journal.entries.map((e) => [e.when, e.tag]));
 }
 
-const invalid = (message: string) => badRequest('invalid_export', message);
+const invalid = invalidExport;
 
-function readManifest(dir: string, known: Set<string>): ExportManifest {
-  const file = path.join(dir, 'manifest.json');
-  if (!existsSync(file)) throw invalid('Not a Headcount company export: manifest.json is missing');
-  let m: ExportManifest;
+/** A manifest lists one line per stored file: 64 MiB is hundreds of thousands of them. */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+
+/** The manifest, checked; a version this build cannot read is refused. */
+function readManifest(unpacked: Unpacked, known: Set<string>): ExportManifest | ExportManifestV1 {
+  const file = unpacked.files.get('manifest.json');
+  if (!file) throw invalid('Not a Headcount company export: manifest.json is missing', { entry: 'manifest.json' });
+  if (statSync(file).size > MAX_MANIFEST_BYTES) throw invalid(`manifest.json is larger than ${MAX_MANIFEST_BYTES} bytes`, { entry: 'manifest.json' });
+  let raw: unknown;
   try {
-    m = JSON.parse(readFileSync(file, 'utf8')) as ExportManifest;
+    raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    throw invalid('manifest.json is not JSON');
+    throw invalid('manifest.json is not JSON', { entry: 'manifest.json' });
   }
-  if (m.format !== EXPORT_FORMAT) throw invalid(`Not a Headcount company export (format ${String(m.format)})`);
-  if (m.formatVersion > EXPORT_FORMAT_VERSION) throw badRequest('export_too_new', `This export has format version ${m.formatVersion}; this Headcount reads up to ${EXPORT_FORMAT_VERSION}. Upgrade Headcount to import it.`);
+  const head = raw as { format?: unknown; formatVersion?: unknown };
+  if (head?.format !== EXPORT_FORMAT) throw invalid(`Not a Headcount company export (format ${JSON.stringify(head?.format ?? null)})`, { entry: 'manifest.json' });
+  if (typeof head.formatVersion === 'number' && head.formatVersion > EXPORT_FORMAT_VERSION) {
+    throw badRequest('export_too_new', `This export has format version ${head.formatVersion}; this Headcount reads up to ${EXPORT_FORMAT_VERSION}. Upgrade Headcount to import it.`);
+  }
+  const parsed = head.formatVersion === 1 ? ManifestV1.safeParse(raw) : ManifestV2.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw invalid(`manifest.json: ${i.path.join('.') || 'manifest'}: ${i.message}`, { entry: 'manifest.json' });
+  }
+  const m = parsed.data;
   if (m.schema !== null && !known.has(m.schema)) {
     throw badRequest('export_too_new', `This export was written with schema ${m.schema}, which this Headcount does not know. Upgrade Headcount to import it.`);
   }
   return m;
-}
-
-/** Columns whose values are the records' own ids: what may collide with rows already here. */
-function idColumn(t: ScopedTable): string | null {
-  const pk = t.columns.filter((c) => c.pk > 0);
-  if (pk.length === 1 && pk[0]!.type === 'TEXT') return pk[0]!.name;
-  return t.columns.some((c) => c.name === 'id') ? 'id' : null;
 }
 
 /** Constraint failures (a dangling reference, a duplicate) mean a damaged or edited export: a 400, rolled back. */
@@ -62,83 +73,48 @@ function insertAll<T>(fn: () => T): T {
     return fn();
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) throw invalid(`The export's rows are inconsistent (${code}); nothing was imported`);
+    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) throw invalid(`The export's rows are inconsistent (${code}: a reference to a record that is not in the export, or a duplicate); nothing was imported`);
     if (typeof code === 'string' && (code === 'SQLITE_MISMATCH' || code === 'SQLITE_ERROR')) throw invalid(`The export's rows do not fit this database (${(err as Error).message}); nothing was imported`);
     throw err;
   }
 }
 
-/** What an imported row must not carry over as it was (see the README, "Export and import"). */
-function adjust(table: string, row: Record<string, unknown>, exportedAt: string): void {
-  if (table === 'heartbeat_runs' && (row.status === 'queued' || row.status === 'running')) {
-    // Its process lived on the exporting machine; a pid here would name an unrelated process.
-    Object.assign(row, { status: 'lost', pid: null, error_code: 'exported_while_active', error_message: 'The run was active when its company was exported', finished_at: row.finished_at ?? exportedAt });
-  } else if (table === 'wake_requests' && row.status === 'pending') {
-    // Importing a company must not start its agents by itself.
-    Object.assign(row, { status: 'skipped', skip_reason: 'imported', processed_at: exportedAt });
-  }
-  // Secrets keep their rows but come without versions (the values stayed behind): the secret lists
-  // no versions, and a run referencing it fails naming it, until the board sets a value again.
-}
-
 /**
- * Imports an export file as a new company. Everything is inserted in ONE transaction (foreign keys
- * checked at commit), so a failure leaves nothing behind; files are unpacked into a staging folder
- * inside the home first and moved into attachments/ and runs/ only after the commit.
- * Ids are kept when none of them exists here (moving a company to another machine keeps its links
- * and the ids its agents know); otherwise every id gets a fresh one (importing a copy).
+ * Imports an export file as a new company. The archive is untrusted: it is unpacked with limits
+ * into a staging folder outside the live data (unpack.ts), every row is validated and must belong
+ * to the exported company, every record gets a fresh id (references rewritten wherever an id
+ * appears, JSON included), and every stored file a name the server generates. All rows are inserted
+ * in ONE transaction (foreign keys checked at commit, so a reference to anything outside the export
+ * fails it); files are moved into attachments/ and runs/ only after the commit. Any violation is a
+ * 400 naming the entry, and nothing of the import remains.
  */
 export async function importCompany(
   ctx: Pick<CoreContext, 'db' | 'events' | 'clock'>,
   paths: Pick<HomePaths, 'home' | 'attachments' | 'runs'>,
   file: string,
   actor: Actor | 'system',
+  limits: UnpackLimits = DEFAULT_UNPACK_LIMITS,
 ): Promise<ImportResult> {
   const sqlite = rawSqlite(ctx.db);
   const tags = journalTags();
-  const staging = mkdtempSync(path.join(paths.home, '.import-'));
+  const staging = makeStaging(paths.home, 'import-');
   try {
+    let unpacked: Unpacked;
     try {
-      // Regular files and folders only: a link in a crafted archive could make an "attachment" of any file.
-      await tar.extract({ file, cwd: staging, strict: true, filter: (_p, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory') });
+      unpacked = await unpackArchive(file, path.join(staging, 'entries'), { folders: ARCHIVE_FOLDERS, acceptsFile: acceptsArchiveFile }, limits);
     } catch (err) {
-      throw invalid(`The file is not a readable .tar.gz export: ${err instanceof Error ? err.message : String(err)}`);
+      if (err instanceof ArchiveRefusedError) throw invalid(`The export was refused: ${err.message}`, err.entry === null ? undefined : { entry: err.entry });
+      throw err;
     }
-    const manifest = readManifest(staging, new Set(tags.values()));
+    const manifest = readManifest(unpacked, new Set(tags.values()));
     const here = currentSchemaTag(sqlite, tags);
     const order = [...tags.values()];
     if (manifest.schema !== null && here !== null && order.indexOf(manifest.schema) > order.indexOf(here)) {
       throw badRequest('export_too_new', `This export has schema ${manifest.schema}; this database is at ${here}. Start this Headcount once to migrate, then import.`);
     }
-    const scope = discoverScope(sqlite);
-    const byName = new Map(scope.tables.map((t) => [t.name, t]));
-    const tableDir = path.join(staging, 'tables');
-    const files = existsSync(tableDir) ? readdirSync(tableDir).filter((f) => f.endsWith('.jsonl')) : [];
-    for (const f of files) {
-      const name = f.slice(0, -'.jsonl'.length);
-      if (!byName.has(name)) throw invalid(`The export has rows of table "${name}", which is not a company table here`);
-    }
-    if (!files.includes('companies.jsonl')) throw invalid('The export has no company row');
-
-    // Ids of the exported records, and whether any already exists here.
-    const ids = new Map<string, string>();
-    let conflict = false;
-    for (const f of files) {
-      const t = byName.get(f.slice(0, -6))!;
-      const col = idColumn(t);
-      const exists = col ? sqlite.prepare(`SELECT 1 FROM ${q(t.name)} WHERE ${q(col)} = ?`) : null;
-      for (const line of readLines(path.join(tableDir, f))) {
-        const row = decodeRow(line);
-        // Every id-valued column, not only the keys: stored file names (assets.storage_name) are
-        // ids too, and must change with the rows when a copy is imported beside its original.
-        for (const v of Object.values(row)) if (isUuid(v)) ids.set(v.toLowerCase(), v);
-        const id = col ? row[col] : undefined;
-        if (!conflict && isUuid(id) && exists?.get(id)) conflict = true;
-      }
-    }
-    const remap = new Map<string, string>();
-    if (conflict) for (const id of ids.keys()) remap.set(id, randomUUID());
-    const newCompanyId = remap.get(manifest.company.id.toLowerCase()) ?? manifest.company.id;
+    const plan = await planImport(sqlite, unpacked, manifest);
+    const { remap } = plan;
+    const newCompanyId = remap.get(manifest.company.id.toLowerCase())!;
     const oldPrefix = manifest.company.issuePrefix;
 
     const counts: Record<string, number> = {};
@@ -146,27 +122,26 @@ export async function importCompany(
       sqlite.pragma('defer_foreign_keys = ON');
       const taken = sqlite.prepare('SELECT 1 FROM companies WHERE issue_prefix = ?').get(oldPrefix);
       const prefix = taken ? uniqueIssuePrefix(tx, manifest.company.name) : oldPrefix;
-      // Parents first where it is cheap to tell (companies), the rest in file order: keys are checked at commit.
-      const ordered = ['companies.jsonl', ...files.filter((f) => f !== 'companies.jsonl')];
-      for (const f of ordered) {
-        const t = byName.get(f.slice(0, -6))!;
-        const here = new Set(t.columns.map((c) => c.name));
+      // Companies first (the plan's order), the rest in file order: keys are checked at commit.
+      for (const { table: t, file: f } of plan.tables) {
         let insert: Database.Statement | null = null;
         let columns: string[] = [];
         let n = 0;
-        for (const line of readLines(path.join(tableDir, f))) {
+        for (const line of readLines(f)) {
           const row = decodeRow(line);
+          if (t.rowidColumn) delete row[t.rowidColumn];
+          const oldAssetId = t.name === 'assets' ? String(row.id) : null;
           for (const k of Object.keys(row)) {
-            if (!here.has(k)) throw invalid(`Column ${t.name}.${k} of the export does not exist here`);
             const v = row[k];
             if (typeof v === 'string') row[k] = remapText(v, remap);
           }
-          if (t.rowidColumn) delete row[t.rowidColumn]; // assigned anew, in the exported order
-          adjust(t.name, row, manifest.exportedAt);
+          quietOnArrival(t.name, row, manifest.exportedAt);
+          if (oldAssetId !== null) row.storage_name = plan.storageNames.get(oldAssetId)!;
           if (t.name === 'companies') row.issue_prefix = prefix;
           if (t.name === 'issues' && prefix !== oldPrefix && typeof row.identifier === 'string') row.identifier = row.identifier.replace(`${oldPrefix}-`, `${prefix}-`);
-          if (!insert) {
-            columns = Object.keys(row);
+          const keys = Object.keys(row);
+          if (!insert || keys.length !== columns.length || keys.some((k, i) => k !== columns[i])) {
+            columns = keys;
             insert = sqlite.prepare(`INSERT INTO ${q(t.name)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
           }
           insert.run(...columns.map((c) => row[c] ?? null));
@@ -181,36 +156,28 @@ export async function importCompany(
         action: 'company.imported',
         entityType: 'company',
         entityId: newCompanyId,
-        summary: `Company "${company.name}" imported from an export of ${manifest.exportedAt}`,
-        details: { exportedAt: manifest.exportedAt, fromCompanyId: manifest.company.id, idsPreserved: !conflict, schema: manifest.schema },
+        summary: `Company "${company.name}" imported from an export of ${manifest.exportedAt}; its agents arrive paused with schedules off`,
+        details: { exportedAt: manifest.exportedAt, fromCompanyId: manifest.company.id, schema: manifest.schema, formatVersion: manifest.formatVersion },
       });
       return { name: company.name, prefix };
     }));
 
-    // Committed: now the files. A crash here leaves rows whose files are missing, never the reverse.
-    const moved = { attachments: 0, runs: 0 };
-    for (const [dir, target] of [
-      ['attachments', paths.attachments],
-      ['runs', paths.runs],
-    ] as const) {
-      const from = path.join(staging, dir);
-      if (!existsSync(from)) continue;
-      mkdirSync(target, { recursive: true, mode: 0o700 });
-      for (const name of readdirSync(from)) {
-        renameSync(path.join(from, name), path.join(target, remapText(name, remap)));
-        moved[dir]++;
-      }
-    }
+    // Committed: now the files, under names this server chose. A crash here leaves rows whose
+    // files are missing, never a file in the store that no row owns.
+    mkdirSync(paths.attachments, { recursive: true, mode: 0o700 });
+    mkdirSync(paths.runs, { recursive: true, mode: 0o700 });
+    for (const [assetId, f] of plan.attachments) renameSync(f.staged, resolveInside(paths.attachments, plan.storageNames.get(assetId)!));
+    for (const [runId, f] of plan.transcripts) renameSync(f.staged, storedTranscriptPath(paths.runs, remap.get(runId.toLowerCase())!));
     return {
       companyId: newCompanyId,
       name: result.name,
       issuePrefix: result.prefix,
-      idsPreserved: !conflict,
+      idsPreserved: false,
       tables: counts,
-      files: moved,
-      secretsWithoutValues: manifest.secretsWithoutValues ?? [],
+      files: { attachments: plan.attachments.size, runs: plan.transcripts.size },
+      secretsWithoutValues: manifest.secretsWithoutValues,
     };
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    removeStaging(staging);
   }
 }

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import { assertBoard } from '../access.js';
 import { badRequest, ServiceError } from '../errors.js';
 import { contentDisposition } from '../assets/serve.js';
 import { createExportService } from './service.js';
+import { makeStaging, removeStaging } from './staging.js';
 
 const tags = ['export'];
 
@@ -20,7 +21,7 @@ const ImportResult = z
     companyId: Id,
     name: z.string(),
     issuePrefix: z.string(),
-    idsPreserved: z.boolean().describe('False when some id already existed here and every record got a fresh id'),
+    idsPreserved: z.boolean().describe('Always false: every imported record gets a fresh id'),
     tables: z.record(z.string(), z.int()).describe('Rows imported per table'),
     files: z.object({ attachments: z.int(), runs: z.int() }),
     secretsWithoutValues: z.array(z.string()).describe('Secrets imported by name only: set their values again'),
@@ -61,7 +62,8 @@ export const exportRoutes: RouteRegistrar = (app, s) => {
     handler: async (req, reply) => {
       assertBoard(req.actor, 'import a company');
       if (!req.isMultipart()) throw badRequest('unsupported_media_type', 'Send the export as multipart/form-data with one file part named "file"');
-      const dir = mkdtempSync(path.join(s.ctx.paths.home, '.upload-'));
+      // The upload waits in the import staging area, never beside the live data.
+      const dir = makeStaging(s.ctx.paths.home, 'upload-');
       try {
         const file = path.join(dir, 'import.tar.gz');
         let received = false;
@@ -83,7 +85,7 @@ export const exportRoutes: RouteRegistrar = (app, s) => {
         if (!received) throw badRequest('missing_file', 'The multipart body has no file part named "file"');
         return reply.code(201).send(await service.importFile(req.actor, file));
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        removeStaging(dir);
       }
     },
   });

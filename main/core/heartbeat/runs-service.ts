@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import { heartbeatRuns, agentHeartbeatSettings, type HeartbeatRunRow } from './schema.js';
-import { readTranscript, transcriptPath } from './transcript.js';
+import { readTranscript } from './transcript.js';
+import { storedTranscriptPathOrNull } from './transcript-file.js';
 import type { HeartbeatEngine } from './engine.js';
 import { requireAgent } from '../agents/service.js';
 import { requireCompany } from '../companies/service.js';
@@ -79,7 +80,10 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
 
     log(actor: Actor, runId: string, offset: number) {
       const run = requireRun(ctx, actor, runId);
-      const page = readTranscript(transcriptPath(ctx.paths.runs, run.id), offset);
+      const file = storedTranscriptPathOrNull(ctx.paths.runs, run.id);
+      // A run row whose id leads outside runs/ (a forged import of old) has no readable transcript.
+      if (!file) throw notFound('Run transcript');
+      const page = readTranscript(file, offset);
       const finished = !['queued', 'running'].includes(run.status);
       return { ...page, done: finished && page.nextOffset >= page.size };
     },

@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { homePaths } from '../context.js';
+import { resolveInsideOrNull } from '../confined-path.js';
 
 export interface BackupFile {
   name: string;
@@ -17,10 +18,12 @@ export function listBackups(backupsDir: string): BackupFile[] {
   if (!existsSync(backupsDir)) return [];
   return readdirSync(backupsDir)
     .filter((n) => n.endsWith('.db'))
-    .map((name) => {
-      const file = path.join(backupsDir, name);
-      const st = statSync(file);
-      return { name, path: file, bytes: st.size, createdAt: st.mtime.toISOString(), schema: /-before-(.+)\.db$/.exec(name)?.[1] ?? null, mtimeMs: st.mtimeMs };
+    .flatMap((name) => {
+      // Regular files directly inside backups/ only: pruning deletes what is listed here.
+      const file = resolveInsideOrNull(backupsDir, name);
+      const st = file ? lstatSync(file) : null;
+      if (!file || !st?.isFile()) return [];
+      return [{ name, path: file, bytes: st.size, createdAt: st.mtime.toISOString(), schema: /-before-(.+)\.db$/.exec(name)?.[1] ?? null, mtimeMs: st.mtimeMs }];
     })
     .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name))
     .map(({ mtimeMs: _m, ...b }) => b);

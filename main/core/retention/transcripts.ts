@@ -1,6 +1,6 @@
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { transcriptPath } from '../heartbeat/transcript.js';
+import { storedTranscriptPathOrNull } from '../heartbeat/transcript-file.js';
 
 export interface PurgeResult {
   runs: number;
@@ -29,8 +29,9 @@ export function purgeTranscripts(sqlite: Database.Database, runsDir: string, now
     const batch = select.all(cutoff) as { id: string }[];
     if (batch.length === 0) return result;
     for (const { id } of batch) {
-      const file = transcriptPath(runsDir, id);
-      if (existsSync(file)) {
+      // A run id that leads outside runs/ names no transcript of ours: the row is marked, nothing deleted.
+      const file = storedTranscriptPathOrNull(runsDir, id);
+      if (file && existsSync(file)) {
         result.bytes += statSync(file).size;
         unlinkSync(file);
       }

@@ -34,13 +34,64 @@ afterAll(async () => {
 
 /** A table's rows of one company as comparable objects: no rowid, sorted by their JSON. */
 function rowsOf(t: TestCore, table: ScopedTable, companyId: string): string[] {
-  const out: string[] = [];
+  return orderedRows(t, table, companyId).map((r) => JSON.stringify(r)).sort();
+}
+
+/** A table's rows of one company in insertion order (the order an import writes them), no rowid. */
+function orderedRows(t: TestCore, table: ScopedTable, companyId: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
   for (const row of selectRows(t.core.database.sqlite, table, companyId)) {
     if (table.rowidColumn) delete row[table.rowidColumn];
     if (table.name === 'activity' && row.action === 'company.imported') continue;
-    out.push(JSON.stringify(row, (_k, v) => (v && typeof v === 'object' && v.type === 'Buffer' ? `blob:${Buffer.from(v.data).toString('hex')}` : v)));
+    for (const [k, v] of Object.entries(row)) if (Buffer.isBuffer(v)) row[k] = `blob:${v.toString('hex')}`;
+    out.push(row);
   }
-  return out.sort();
+  return out;
+}
+
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * Compares an imported company with its original although every id changed: rows pair up by
+ * insertion order, the ids found in a pair's values give the old → new mapping (which must be one
+ * to one), and the original rows with their ids mapped must equal the imported ones, apart from what
+ * an import changes on purpose (stored names, agents paused, schedules off).
+ */
+function compareImported(from: TestCore, fromId: string, to: TestCore, toId: string): { compared: number; ids: Map<string, string> } {
+  const ids = new Map<string, string>();
+  const back = new Map<string, string>();
+  const pairs: [string, Record<string, unknown>, Record<string, unknown>][] = [];
+  for (const table of discoverScope(from.core.database.sqlite).tables) {
+    const a = orderedRows(from, table, fromId);
+    const b = orderedRows(to, table, toId);
+    expect(b.length, table.name).toBe(a.length);
+    a.forEach((row, i) => pairs.push([table.name, row, b[i]!]));
+  }
+  for (const [table, a, b] of pairs) {
+    for (const k of Object.keys(a)) {
+      if (typeof a[k] !== 'string' || typeof b[k] !== 'string' || k === 'storage_name') continue;
+      const x = (a[k] as string).match(UUIDS) ?? [];
+      const y = (b[k] as string).match(UUIDS) ?? [];
+      expect(y.length, `${table}.${k}`).toBe(x.length);
+      x.forEach((id, i) => {
+        expect(ids.get(id) ?? y[i], `${table}.${k}`).toBe(y[i]);
+        expect(back.get(y[i]!) ?? id, `${table}.${k}`).toBe(id);
+        expect(y[i], `${table}.${k}: an id was kept`).not.toBe(id);
+        ids.set(id, y[i]!);
+        back.set(y[i]!, id);
+      });
+    }
+  }
+  for (const [table, a, b] of pairs) {
+    const expected = JSON.parse(JSON.stringify(a).replace(UUIDS, (m) => ids.get(m) ?? m)) as Record<string, unknown>;
+    if (table === 'assets') expected.storage_name = b.storage_name;
+    if (table === 'agents' && ['idle', 'running', 'error'].includes(String(a.status))) Object.assign(expected, { status: 'paused', pause_reason: 'manual' });
+    if (table === 'agent_heartbeat_settings') expected.enabled = 0;
+    if (table === 'companies') expected.issue_prefix = b.issue_prefix;
+    if (table === 'issues') expected.identifier = b.identifier;
+    expect(b, table).toEqual(expected);
+  }
+  return { compared: pairs.length, ids };
 }
 
 async function postImport(t: TestCore, bytes: Buffer, token?: string) {
@@ -69,51 +120,47 @@ describe('which tables an export covers', () => {
 });
 
 describe('export and import of a company', () => {
-  it('round-trips every row, document, attachment byte and transcript byte into another instance', async () => {
+  it('round-trips every row, document, attachment byte and transcript byte into another instance, every record under a fresh id', async () => {
     const res = await postImport(target, archive);
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ companyId: seeded.companyId, idsPreserved: true, secretsWithoutValues: ['API_TOKEN'] });
-    const scope = discoverScope(source.core.database.sqlite);
-    let compared = 0;
-    for (const table of scope.tables) {
-      const before = rowsOf(source, table, seeded.companyId);
-      const after = rowsOf(target, table, seeded.companyId);
-      expect(after, table.name).toEqual(before);
-      compared += before.length;
-    }
+    expect(res.body).toMatchObject({ idsPreserved: false, secretsWithoutValues: ['API_TOKEN'] });
+    expect(res.body.companyId).not.toBe(seeded.companyId);
+    const { compared, ids } = compareImported(source, seeded.companyId, target, res.body.companyId);
     expect(compared).toBeGreaterThan(50);
+    expect(ids.get(seeded.companyId)).toBe(res.body.companyId);
     // Nothing of the excluded tables, nothing of the other company.
     expect(target.core.database.sqlite.prepare('SELECT count(*) AS n FROM secret_versions').get()).toEqual({ n: 0 });
     expect(target.core.database.sqlite.prepare('SELECT count(*) AS n FROM agent_api_keys').get()).toEqual({ n: 0 });
     expect(target.core.database.sqlite.prepare('SELECT count(*) AS n FROM companies').get()).toEqual({ n: 1 });
 
-    // Files, byte for byte: attachments (and the logo) and every transcript.
-    const assets = source.core.database.sqlite.prepare('SELECT storage_name FROM assets WHERE company_id = ?').all(seeded.companyId) as { storage_name: string }[];
+    // Files, byte for byte: attachments (and the logo) under names this server chose, and every transcript.
+    const assets = source.core.database.sqlite.prepare('SELECT id, storage_name FROM assets WHERE company_id = ?').all(seeded.companyId) as { id: string; storage_name: string }[];
     expect(assets.length).toBe(2);
-    for (const { storage_name } of assets) {
-      expect(readFileSync(path.join(target.home, 'attachments', storage_name))).toEqual(readFileSync(path.join(source.home, 'attachments', storage_name)));
+    for (const a of assets) {
+      const copy = target.core.database.sqlite.prepare('SELECT storage_name FROM assets WHERE id = ?').get(ids.get(a.id)) as { storage_name: string };
+      expect(copy.storage_name).not.toBe(a.storage_name);
+      expect(readFileSync(path.join(target.home, 'attachments', copy.storage_name))).toEqual(readFileSync(path.join(source.home, 'attachments', a.storage_name)));
     }
     const runs = source.core.database.sqlite.prepare('SELECT id, transcript_bytes FROM heartbeat_runs WHERE company_id = ?').all(seeded.companyId) as { id: string; transcript_bytes: number }[];
     expect(runs.some((r) => r.transcript_bytes > 0)).toBe(true);
     for (const r of runs) {
-      const file = `${r.id}.jsonl`;
-      if (!existsSync(path.join(source.home, 'runs', file))) continue;
-      expect(readFileSync(path.join(target.home, 'runs', file))).toEqual(readFileSync(path.join(source.home, 'runs', file)));
+      if (!existsSync(path.join(source.home, 'runs', `${r.id}.jsonl`))) continue;
+      expect(readFileSync(path.join(target.home, 'runs', `${ids.get(r.id)}.jsonl`))).toEqual(readFileSync(path.join(source.home, 'runs', `${r.id}.jsonl`)));
     }
     // And through the API: the attachment, the document, the transcript.
-    const parent = await target.api('GET', `/api/issues/${seeded.parent.id}`);
+    const parent = await target.api('GET', `/api/issues/${ids.get(seeded.parent.id)}`);
     expect(parent.body.planDocument.body).toBe('# v2 ünïcode');
-    const list = await target.api('GET', `/api/issues/${seeded.parent.id}/attachments`);
+    const list = await target.api('GET', `/api/issues/${ids.get(seeded.parent.id)}/attachments`);
     const content = await fetch(`${target.url}/api/attachments/${list.body[0].id}/content`, { headers: { authorization: `Bearer ${target.boardToken}` } });
     expect(Buffer.from(await content.arrayBuffer())).toEqual(seeded.attachmentBytes);
     const run = runs.find((x) => x.transcript_bytes > 0)!;
-    const log = await target.api('GET', `/api/heartbeat-runs/${run.id}/log`);
+    const log = await target.api('GET', `/api/heartbeat-runs/${ids.get(run.id)}/log`);
     expect(log.body.records.map((x: { data: string }) => x.data).join('')).toContain('out line');
     // The imported secret has no value until the board sets one again.
-    const secret = await target.api('GET', `/api/secrets/${seeded.secret.id}`);
+    const secret = await target.api('GET', `/api/secrets/${ids.get(seeded.secret.id)}`);
     expect(secret.status, secret.text).toBe(200);
     expect(secret.body).toMatchObject({ name: 'API_TOKEN', versions: [] });
-    const set = await target.api('PATCH', `/api/secrets/${seeded.secret.id}`, { body: { value: 'a new value' } });
+    const set = await target.api('PATCH', `/api/secrets/${ids.get(seeded.secret.id)}`, { body: { value: 'a new value' } });
     expect(set.status, set.text).toBe(200);
   });
 
@@ -188,21 +235,22 @@ describe('export and import of a company', () => {
     delete after.__total_changes;
     expect(after).toEqual(before);
     expect([...readdirSync(path.join(target.home, 'attachments')), ...readdirSync(path.join(target.home, 'runs'))].sort()).toEqual(filesBefore);
-    expect(readdirSync(target.home).filter((n) => n.startsWith('.'))).toEqual([]);
+    expect(readdirSync(target.home).filter((n) => n.startsWith('.') || n === 'import-staging')).toEqual([]);
   });
 
-  it('brings in regular files only: a link in a crafted archive does not become an attachment', async () => {
+  it('brings in regular files only: an archive with a link is refused, and no link lands in the store', async () => {
     const dir = mkdtempSync(path.join(scratch, 'links-'));
     await tar.extract({ file: await writeTemp(archive), cwd: dir });
-    const name = readdirSync(path.join(dir, 'attachments'))[0]!;
-    rmSync(path.join(dir, 'attachments', name));
-    symlinkSync('/etc/hostname', path.join(dir, 'attachments', name));
+    const name = readdirSync(path.join(dir, 'files'))[0]!;
+    rmSync(path.join(dir, 'files', name));
+    symlinkSync('/etc/hostname', path.join(dir, 'files', name));
     const crafted = path.join(scratch, 'links.tar.gz');
     await tar.create({ gzip: true, file: crafted, cwd: dir }, readdirSync(dir));
     const res = await postImport(target, readFileSync(crafted));
-    expect(res.status, res.text).toBe(201);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error).toContain(`files/${name}`);
+    expect(res.body.error).toContain('SymbolicLink');
     for (const f of readdirSync(path.join(target.home, 'attachments'))) expect(lstatSync(path.join(target.home, 'attachments', f)).isSymbolicLink(), f).toBe(false);
-    expect(res.body.files.attachments).toBe(1);
   });
 
   it('exports and imports from the command line too (headcount export / import)', async () => {
@@ -212,8 +260,8 @@ describe('export and import of a company', () => {
     const third = await startCore();
     try {
       const r = await importIntoHome(third.home, file);
-      expect(r).toMatchObject({ companyId: seeded.companyId, idsPreserved: true, files: { attachments: 2 } });
-      const issues = await third.api('GET', `/api/companies/${seeded.companyId}/issues`);
+      expect(r).toMatchObject({ idsPreserved: false, files: { attachments: 2 } });
+      const issues = await third.api('GET', `/api/companies/${r.companyId}/issues`);
       expect(issues.body.items).toHaveLength(2);
     } finally {
       await third.close();
