@@ -15,5 +15,7 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-results/vitest.json' },
     hookTimeout: 30_000,
+    // The pinned agent CLIs the real-CLI tests drive live in a cache outside the repository.
+    globalSetup: ['test/setup/agent-clis.ts'],
   },
 });

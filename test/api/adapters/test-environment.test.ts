@@ -1,9 +1,10 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, createAgentKey, createCompany, startCore, type TestCore } from '../../helpers/core.js';
 
 const REPLAY = path.resolve(import.meta.dirname, '../../fixtures/cli-replay.mjs');
-const CLAUDE = path.resolve(import.meta.dirname, '../../../node_modules/.bin/claude');
+const CLAUDE = agentCli('claude');
 let t: TestCore | undefined;
 afterEach(async () => {
   await t?.close();

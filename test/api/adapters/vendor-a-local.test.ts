@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,7 @@ import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { readLog, waitForRun } from '../heartbeat/helpers.js';
 import { lastToolResult, startAnthropicScriptServer, type AnthropicScriptServer, type ScriptTurn } from '../../fixtures/model-servers/anthropic.js';
 
-const CLAUDE = path.resolve(import.meta.dirname, '../../../node_modules/.bin/claude');
+const CLAUDE = agentCli('claude');
 const REPLAY = path.resolve(import.meta.dirname, '../../fixtures/cli-replay.mjs');
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-a-local/fixtures');
 

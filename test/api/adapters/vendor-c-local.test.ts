@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { createCompany, type TestCore } from '../../helpers/core.js';
 import { lastFunctionResponse, startGeminiScriptServer, type GeminiScriptServer, type ScriptStep } from '../../fixtures/model-servers/gemini.js';
 import { HEARTBEAT_COMMANDS, nextRun, runScriptedHeartbeat, startCore, tempDirs, unknownSessionRetry } from './cli-heartbeat.js';
 
-const GEMINI = path.resolve(import.meta.dirname, '../../../node_modules/.bin/gemini');
+const GEMINI = agentCli('gemini');
 let t: TestCore | undefined;
 let server: GeminiScriptServer | undefined;
 const dirs = tempDirs();

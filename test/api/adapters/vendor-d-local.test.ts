@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestCore } from '../../helpers/core.js';
@@ -5,7 +6,7 @@ import { lastToolResult, startOpenAiScriptServer, type OpenAiScriptServer, type 
 import { HEARTBEAT_COMMANDS, nextRun, runScriptedHeartbeat, startCore, tempDirs, unknownSessionRetry } from './cli-heartbeat.js';
 import { listOpenCodeModels } from '../../../adapters/vendor-d-local/list-models.js';
 
-const OPENCODE = path.resolve(import.meta.dirname, '../../../node_modules/.bin/opencode');
+const OPENCODE = agentCli('opencode');
 let t: TestCore | undefined;
 let server: OpenAiScriptServer | undefined;
 const dirs = tempDirs();

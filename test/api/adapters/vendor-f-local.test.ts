@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,7 @@ import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { readLog, waitForRun } from '../heartbeat/helpers.js';
 import { lastToolResult, startOpenAiScriptServer, type OpenAiScriptServer, type ScriptStep } from '../../fixtures/model-servers/openai.js';
 
-const PI = path.resolve(import.meta.dirname, '../../../node_modules/.bin/pi');
+const PI = agentCli('pi');
 const REPLAY = path.resolve(import.meta.dirname, '../../fixtures/cli-replay.mjs');
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-f-local/fixtures');
 

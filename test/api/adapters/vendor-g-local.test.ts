@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import type { TestCore } from '../../helpers/core.js';
 import { lastToolResult, startOpenAiScriptServer, type OpenAiScriptServer, type ScriptStep } from '../../fixtures/model-servers/openai.js';
 import { HEARTBEAT_COMMANDS, nextRun, runScriptedHeartbeat, startCore, tempDirs, unknownSessionRetry } from './cli-heartbeat.js';
 
-const QWEN = path.resolve(import.meta.dirname, '../../../node_modules/.bin/qwen');
+const QWEN = agentCli('qwen');
 let t: TestCore | undefined;
 let server: OpenAiScriptServer | undefined;
 const dirs = tempDirs();

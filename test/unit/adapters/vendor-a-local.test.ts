@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { createBuiltinRegistry } from '../../../adapters/registry.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-a-local/fixtures');
 const REPLAY = path.resolve(import.meta.dirname, '../../fixtures/cli-replay.mjs');
-const CLAUDE = path.resolve(import.meta.dirname, '../../../node_modules/.bin/claude');
+const CLAUDE = agentCli('claude');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hc-vendor-a-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const fixture = (name: string) => path.join(FIXTURES, name);

@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import { startOpenAiScriptServer } from '../../fixtures/model-servers/openai.js'
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-b-local/fixtures');
 const REPLAY = path.resolve(import.meta.dirname, '../../fixtures/cli-replay.mjs');
-const CODEX = path.resolve(import.meta.dirname, '../../../node_modules/.bin/codex');
+const CODEX = agentCli('codex');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hc-vendor-b-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const fixture = (name: string) => path.join(FIXTURES, name);

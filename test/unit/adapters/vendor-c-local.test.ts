@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { createBuiltinRegistry } from '../../../adapters/registry.js';
 import { parseFixture, replay as replayWith } from './adapter-replay.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-c-local/fixtures');
-const GEMINI = path.resolve(import.meta.dirname, '../../../node_modules/.bin/gemini');
+const GEMINI = agentCli('gemini');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hc-vendor-c-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const SESSION = 'd4db367c-530e-4518-9d55-d1a3ebe7befd';

@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { createBuiltinRegistry } from '../../../adapters/registry.js';
 import { REPLAY, parseFixture, replay as replayWith } from './adapter-replay.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-d-local/fixtures');
-const OPENCODE = path.resolve(import.meta.dirname, '../../../node_modules/.bin/opencode');
+const OPENCODE = agentCli('opencode');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hc-vendor-d-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const SESSION = 'ses_dfc4309eaffer1JI7gPDsJ0aEs';

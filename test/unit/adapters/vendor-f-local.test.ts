@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { createBuiltinRegistry } from '../../../adapters/registry.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-f-local/fixtures');
 const REPLAY = path.resolve(import.meta.dirname, '../../fixtures/cli-replay.mjs');
-const PI = path.resolve(import.meta.dirname, '../../../node_modules/.bin/pi');
+const PI = agentCli('pi');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hc-vendor-f-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const fixture = (name: string) => path.join(FIXTURES, name);

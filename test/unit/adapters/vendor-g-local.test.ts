@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { createBuiltinRegistry } from '../../../adapters/registry.js';
 import { parseFixture, replay as replayWith } from './adapter-replay.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-g-local/fixtures');
-const QWEN = path.resolve(import.meta.dirname, '../../../node_modules/.bin/qwen');
+const QWEN = agentCli('qwen');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'hc-vendor-g-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const SESSION = 'bb37b5fe-31b3-46a2-b4e5-5c4ecfd33bbc';
