@@ -201,7 +201,7 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
     isConfigured: (companyId: string): boolean =>
       Boolean(deps.checker) || Boolean(settingsOf(companyId)) || Boolean(ctx.db.select({ id: crmBrandVoiceGuides.companyId }).from(crmBrandVoiceGuides).where(eq(crmBrandVoiceGuides.companyId, companyId)).get()),
 
-    /** The guide: the board and the company's agents read it (agents write to it). */
+    /** The guide: the board and the company's agents read it (agents write their drafts to it). */
     getGuide(actor: Actor, companyId: string): BrandVoiceGuide {
       requireCompany(ctx.db, actor, companyId);
       return guideOf(companyId);
