@@ -38,18 +38,28 @@ export function registerHeartbeatCommands(program: Command, home: () => string):
   connectionOptions(
     heartbeat
       .command('invoke <agentId>')
-      .description('start a heartbeat of an agent now; prints the wake request id')
+      .description('start a heartbeat of an agent now; prints the wake request id and the run id to follow')
       .option('--issue <issueId>', 'focus the run on this issue (UUID or identifier like ACME-42)')
       .option('-w, --watch', 'follow the resulting run; exit 0 when it succeeds, 1 otherwise'),
   ).action(async (agentId: string, opts: ConnectionFlags & { issue?: string; watch?: boolean }) => {
     const api = client(opts);
     // The invoke route takes the issue's UUID; an identifier (ACME-42) is looked up first.
     const issueId = opts.issue && !UUID.test(opts.issue) ? (await api.request<{ id: string }>('GET', `/api/issues/${encodeURIComponent(opts.issue)}`)).id : opts.issue;
-    const { wakeRequestId } = await api.request<{ wakeRequestId: string }>('POST', `/api/agents/${encodeURIComponent(agentId)}/heartbeat/invoke`, issueId ? { issueId } : {});
-    process.stdout.write(`wake request ${wakeRequestId}\n`);
+    const invoked = await api.request<{ wakeRequestId: string; runId: string | null; coalesced: boolean }>(
+      'POST',
+      `/api/agents/${encodeURIComponent(agentId)}/heartbeat/invoke`,
+      issueId ? { issueId } : {},
+    );
+    process.stdout.write(`wake request ${invoked.wakeRequestId}\n`);
+    process.stdout.write(
+      invoked.runId
+        ? `run ${invoked.runId} queued${invoked.coalesced ? ' (joined a run already queued)' : ''}\n`
+        : 'run not queued yet: the agent is rate limited; the wake waits for the reset\n',
+    );
     if (!opts.watch) return;
-    const run = await findRunForWake(api, agentId, wakeRequestId);
-    process.exitCode = exitCodeFor(await watchRun(api, run.id));
+    // A rate-limited agent's wake has no run yet: wait for the one that picks it up.
+    const runId = invoked.runId ?? (await findRunForWake(api, agentId, invoked.wakeRequestId)).id;
+    process.exitCode = exitCodeFor(await watchRun(api, runId));
   });
 
   const run = program.command('run').description('heartbeat runs on a running server');

@@ -1,5 +1,5 @@
 import type { CliFormatter } from '@service/adapter-utils';
-import { cleanLine } from '@service/adapter-utils';
+import { renderTerminalLine, TerminalLineSplitter } from '@service/adapter-utils';
 import type { ApiClient } from './client.js';
 import { createBuiltinRegistry } from '../../adapters/registry.js';
 
@@ -64,11 +64,13 @@ export function formatterFor(adapterType: string | undefined): CliFormatter {
 }
 
 /**
- * Splits chunks of each stream into whole lines (chunks may cut lines anywhere) and formats
- * stdout lines with the adapter's formatter (null: the line is not shown); stderr is printed as is.
+ * Splits chunks of each stream into whole lines (chunks may cut lines anywhere), renders PTY
+ * output as the terminal shows it (a headless terminal emulator: escapes, redraws, titles), and
+ * formats stdout lines with the adapter's formatter (null: the line is not shown); stderr is
+ * printed as is. Calls must be awaited in order.
  */
 export class TranscriptPrinter {
-  private readonly partial = { stdout: '', stderr: '' };
+  private readonly splitters = { stdout: new TerminalLineSplitter(), stderr: new TerminalLineSplitter() };
 
   constructor(
     private readonly write: (text: string) => void,
@@ -76,24 +78,18 @@ export class TranscriptPrinter {
     private readonly color = false,
   ) {}
 
-  push(record: LogRecord): void {
-    const text = this.partial[record.stream] + record.data;
-    const lines = text.split('\n');
-    this.partial[record.stream] = lines.pop() ?? '';
-    for (const line of lines) this.print(record.stream, line);
+  async push(record: LogRecord): Promise<void> {
+    for (const line of await this.splitters[record.stream].push(record.data)) this.print(record.stream, line);
   }
 
   /** Prints what is left of unterminated lines (at the end of the run). */
-  flush(): void {
+  async flush(): Promise<void> {
     for (const stream of ['stdout', 'stderr'] as const) {
-      if (this.partial[stream]) this.print(stream, this.partial[stream]);
-      this.partial[stream] = '';
+      for (const line of await this.splitters[stream].end()) this.print(stream, line);
     }
   }
 
-  private print(stream: 'stdout' | 'stderr', raw: string): void {
-    // Terminal escapes and carriage returns (PTY output) are stripped; the text is kept.
-    const line = cleanLine(raw);
+  private print(stream: 'stdout' | 'stderr', line: string): void {
     let shown: string | null = line;
     if (stream === 'stdout') {
       try {
@@ -144,14 +140,16 @@ export async function watchRun(client: ApiClient, runId: string, options: WatchO
   for (;;) {
     if (options.signal?.aborted) throw new Error('stopped');
     const page = await client.request<LogPage>('GET', `/api/heartbeat-runs/${encodeURIComponent(runId)}/log?offset=${offset}`);
-    for (const record of page.records) printer.push(record);
+    for (const record of page.records) await printer.push(record);
     const moved = page.nextOffset !== offset;
     offset = page.nextOffset;
     if (page.done) break;
     if (!moved || page.records.length === 0) await sleep(pollMs);
   }
-  printer.flush();
+  await printer.flush();
   const run = await client.request<RunInfo>('GET', `/api/heartbeat-runs/${encodeURIComponent(runId)}`);
+  // Runs recorded before error texts were rendered may still carry terminal residue.
+  if (run.errorMessage) run.errorMessage = await renderTerminalLine(run.errorMessage);
   write(describeEnd(run) + '\n');
   return run;
 }

@@ -76,6 +76,7 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
   // sequence scheduler, which sends through the CRM's one dispatcher.
   const crmBrandVoice = createBrandVoiceService(ctx, {
     resolveSecret: async (companyId, ref) => (await areas.secrets.resolveSecretRef(companyId, ref)).value,
+    resolveEnv: (companyId, env) => areas.secrets.resolveEnv(companyId, env),
     checker: options.brandVoiceChecker,
   });
   const crmHooks = createPostIssueHooks(ctx, { brandVoice: crmBrandVoice, issues: areas.issues });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EnvironmentCheck, EnvironmentTestResult } from './types.js';
 import { commandArgs, resolveCommand, type ResolvedCommand } from './resolve-command.js';
 import { runChildProcess } from './run-child-process.js';
-import { cleanLine } from './line-splitter.js';
+import { renderTerminalLines } from './terminal-text.js';
 
 /** The spec's result shape: `fail` exactly when some check has level `error`. */
 export function environmentResult(adapterType: string, checks: EnvironmentCheck[], now: Date = new Date()): EnvironmentTestResult {
@@ -56,7 +56,7 @@ export async function checkVersion(resolved: ResolvedCommand, env: Record<string
       onStderr: (c) => (out += c),
       ...(resolved.viaCmd ? { windowsVerbatimArguments: true } : {}),
     });
-    const line = out.split('\n').map(cleanLine).find((l) => l.trim())?.trim() ?? '';
+    const line = (await renderTerminalLines(out)).find((l) => l.trim())?.trim() ?? '';
     if (result.exitCode === 0 && line) return { level: 'info', code: 'cli_version', message: `Version ${line}`, version: line };
     return { level: 'warn', code: 'cli_version_failed', message: `${args.join(' ')} exited ${result.exitCode ?? result.signal}${line ? `: ${line}` : ''}` };
   } catch (err) {

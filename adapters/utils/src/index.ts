@@ -7,6 +7,7 @@ export { asString, asNumber, asBoolean } from './coerce.js';
 export * from './transcript.js';
 export { resolveCommand, commandArgs, cmdShimTarget, quoteForCmd, type ResolvedCommand } from './resolve-command.js';
 export { LineSplitter, cleanLine, splitLines } from './line-splitter.js';
+export { TerminalLineSplitter, renderTerminalLines, renderTerminalLine, hasTerminalControls } from './terminal-text.js';
 export { MODEL_PRICES, modelPrice, priceUsage, usdToCents, type ModelPrice, type TokenUsage, type PricedUsage } from './prices.js';
 export { usageReport, type CliUsage } from './usage.js';
 export { CliError, LoginRequiredError, UnknownSessionError, RateLimitedError, MaxTurnsError, parseResetAt, type CliErrorCode } from './cli-errors.js';

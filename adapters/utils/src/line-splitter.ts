@@ -26,7 +26,12 @@ export class LineSplitter {
   }
 }
 
-/** One line without terminal escapes, carriage returns, backspaces or the PTY's EOF echo (^D). */
+/**
+ * One line without terminal escapes, carriage returns, backspaces or the PTY's EOF echo (^D), by
+ * pattern: for recorded fixtures and pipe output. Terminal output (PTY runs, `run watch`, error
+ * texts) goes through the emulator in terminal-text.ts, which a pattern cannot match (it left `4mu`
+ * of `ESC[>4m ESC[<u`).
+ */
 export function cleanLine(raw: string): string {
   // A carriage return mid-line (a spinner redrawing) keeps only what was drawn last.
   const noCr = raw.replace(/\r+$/, '');

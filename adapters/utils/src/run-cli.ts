@@ -3,7 +3,7 @@ import type { ExecutionContext } from './types.js';
 import { buildServiceEnv } from './env.js';
 import { commandArgs, resolveCommand, type ResolvedCommand } from './resolve-command.js';
 import { runChildProcess, type ChildProcessResult } from './run-child-process.js';
-import { LineSplitter } from './line-splitter.js';
+import { TerminalLineSplitter } from './terminal-text.js';
 
 export interface RunCliOptions {
   /** The configured command (a name on PATH or a path). */
@@ -21,7 +21,7 @@ export interface RunCliOptions {
   idleTimeoutSec?: number;
   /** Arguments as recorded on the run (e.g. without a prompt passed as an argument); default `args`. */
   metaArgs?: string[];
-  /** Each whole stdout line, VT escapes and CR stripped. */
+  /** Each whole stdout line as the terminal shows it (escapes, redraws and CR rendered away, see terminal-text.ts). */
   onLine: (line: string) => void;
   /** Each whole stderr line (pipes only; under a PTY everything is stdout). */
   onStderrLine?: (line: string) => void;
@@ -68,8 +68,15 @@ export async function runCli(ctx: ExecutionContext, options: RunCliOptions): Pro
   const cwd = options.cwd || os.tmpdir();
   const args = commandArgs(resolved, options.args);
   ctx.onMeta({ command: resolved.command, args: options.metaArgs ? commandArgs(resolved, options.metaArgs) : args, cwd });
-  const out = new LineSplitter();
-  const err = new LineSplitter();
+  const out = new TerminalLineSplitter();
+  const err = new TerminalLineSplitter();
+  // Lines are handed on in output order once rendered; the result waits for the last of them.
+  let delivery: Promise<void> = Promise.resolve();
+  const deliver = (rendered: Promise<string[]>, to: ((line: string) => void) | undefined) => {
+    delivery = delivery.then(async () => {
+      for (const line of await rendered) to?.(line);
+    });
+  };
   const result = await runChildProcess(resolved.command, {
     args,
     cwd,
@@ -83,15 +90,16 @@ export async function runCli(ctx: ExecutionContext, options: RunCliOptions): Pro
     ...(resolved.viaCmd ? { windowsVerbatimArguments: true } : {}),
     onStdout: (chunk) => {
       ctx.onLog('stdout', chunk);
-      for (const line of out.push(chunk)) options.onLine(line);
+      deliver(out.push(chunk), options.onLine);
     },
     onStderr: (chunk) => {
       ctx.onLog('stderr', chunk);
-      for (const line of err.push(chunk)) options.onStderrLine?.(line);
+      deliver(err.push(chunk), options.onStderrLine);
     },
     onSpawn: (pid) => ctx.onMeta({ pid }),
   });
-  for (const line of out.end()) options.onLine(line);
-  for (const line of err.end()) options.onStderrLine?.(line);
+  deliver(out.end(), options.onLine);
+  deliver(err.end(), options.onStderrLine);
+  await delivery;
   return { ...result, resolved };
 }

@@ -10,21 +10,20 @@ export const ApprovalStatus = z
   .describe('pending → approved | rejected | revision_requested; revision_requested → (resubmit) resubmitted → pending. No approval rests in resubmitted.');
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 
-/** Strategies are long markdown documents; 200 KiB of UTF-8 is far above any real one and well under the body limit. */
-export const MAX_STRATEGY_BYTES = 200 * 1024;
-const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+/** A payload is the requester's document; 256 KiB of JSON is far above any real one and well under the body limit. */
+export const MAX_PAYLOAD_BYTES = 256 * 1024;
+const jsonBytes = (v: unknown): number => new TextEncoder().encode(JSON.stringify(v)).length;
 
+/**
+ * Spec 2.3: the payload is an object whose shape depends on the type. A strategy is whatever the CEO
+ * writes (the board reads it), so it is free-form; the board's page shows `title`, `horizon` and
+ * `strategyMarkdown` when present and the JSON otherwise. No `version` field: that belongs to
+ * interaction payloads.
+ */
 export const StrategyPayload = z
-  .strictObject({
-    version: z.literal(1),
-    title: z.string().trim().min(1, 'must not be empty').max(300),
-    strategyMarkdown: z
-      .string()
-      .refine((s) => s.trim() !== '', 'must not be empty')
-      .refine((s) => utf8Length(s) <= MAX_STRATEGY_BYTES, `must be at most ${MAX_STRATEGY_BYTES} bytes of UTF-8`)
-      .describe('The strategy, shown to the board as markdown'),
-    horizon: z.string().trim().max(200).optional().describe('For example "Q3 2025" or "next 6 months"'),
-  })
+  .record(z.string(), z.unknown())
+  .refine((p) => jsonBytes(p) <= MAX_PAYLOAD_BYTES, `must be at most ${MAX_PAYLOAD_BYTES} bytes of JSON`)
+  .describe('Free-form. Conventional fields the board page shows: title, strategyMarkdown (markdown), horizon')
   .meta({ id: 'StrategyPayload' });
 export type StrategyPayload = z.infer<typeof StrategyPayload>;
 
@@ -42,7 +41,9 @@ const hireFields = {
 };
 
 /** A hire_agent approval's payload as stored (every field filled in), and as resubmitted. */
-export const HireAgentPayload = z.strictObject({ version: z.literal(1), ...hireFields }).meta({ id: 'HireAgentPayload' });
+export const HireAgentPayload = z
+  .strictObject({ version: z.literal(1).optional().describe('Ignored; older clients sent it'), ...hireFields })
+  .meta({ id: 'HireAgentPayload' });
 export type HireAgentPayload = z.infer<typeof HireAgentPayload>;
 
 export const CreateHireBody = z.strictObject({
@@ -56,7 +57,7 @@ const Payload = z.record(z.string(), z.unknown());
 export const CreateApprovalBody = z.strictObject({
   type: ApprovalType.describe('hire_agent is refused here (400 use_agent_hires): hires come with their draft agent, see agent-hires'),
   requestedByAgentId: Id.describe('A living agent of the company; an agent credential may name only itself'),
-  payload: Payload.describe('approve_ceo_strategy: StrategyPayload'),
+  payload: Payload.describe('Type-dependent; approve_ceo_strategy: any object (StrategyPayload)'),
   issueIds: z.array(IssueRef).max(50).optional().describe('Issues of the same company (UUID or identifier) to link'),
 });
 export type CreateApprovalInput = z.infer<typeof CreateApprovalBody>;
@@ -64,7 +65,7 @@ export type CreateApprovalInput = z.infer<typeof CreateApprovalBody>;
 export const DecisionBody = z.strictObject({ decisionNote: z.string().max(10_000).nullish() }).nullish();
 
 export const ResubmitBody = z.strictObject({
-  payload: Payload.describe('The whole new payload for the type: StrategyPayload or HireAgentPayload (hire fields update the draft agent)'),
+  payload: Payload.describe('The whole new payload for the type: any object for a strategy, HireAgentPayload for a hire (its fields update the draft agent)'),
 });
 
 export const ListApprovalsQuery = z.strictObject({

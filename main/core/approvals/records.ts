@@ -84,7 +84,8 @@ export function invalidTransition(from: ApprovalStatus, to: ApprovalStatus): Ser
 export function approvalLabel(row: Pick<ApprovalRow, 'type' | 'payload'>): string {
   const p = row.payload;
   if (row.type === 'hire_agent') return `hire of "${String(p.name ?? '')}"`;
-  return `strategy "${String(p.title ?? '')}"`;
+  // A strategy payload is free-form: only a string title is worth quoting.
+  return typeof p.title === 'string' && p.title.trim() ? `strategy "${p.title}"` : 'CEO strategy';
 }
 
 /** Validates a payload for its type; problems name the field under `body.payload`. */

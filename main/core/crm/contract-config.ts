@@ -41,11 +41,11 @@ const DailyCap = z.int().min(1).max(100_000);
 const outboxFields = {
   name: Name.optional().describe('Default: the channel name'),
   niche: Niche.nullable().optional(),
-  secretRef: SecretUri.nullable().optional().describe('Required for network_a, messaging_a, social_a; the SMTP password for email/calendar'),
+  secretRef: SecretUri.nullable().optional().describe('Required for network_a, messaging_a, social_a (the API token). email/calendar: the SMTP password, or (config without host) the whole connection as an smtp:// or smtps:// URL. dry-run: allowed and never read'),
   config: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('email/calendar: {host, port, secure?, fromAddress, fromName?, username?}; network_a/messaging_a/social_a: {baseUrl}; dry-run: anything'),
+    .describe('email/calendar: {host, port, secure?, fromAddress, fromName?, username?}, or just {fromAddress, fromName?} with the connection URL in the secret; network_a/messaging_a/social_a: {baseUrl}; dry-run: anything'),
   dailyCap: DailyCap.nullable().optional(),
 };
 export const CreateOutboxBody = z.strictObject({ channel: CrmChannel, ...outboxFields });

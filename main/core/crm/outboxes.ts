@@ -37,9 +37,8 @@ function checkOutbox(db: Queryable, companyId: string, channel: CrmChannel, conf
   if (secretRef === null && adapter.secret === 'required') {
     throw validationError([{ location: 'body', path: 'body.secretRef', message: `is required for ${channel} (the API token)` }]);
   }
-  if (secretRef !== null && adapter.secret === 'none') {
-    throw validationError([{ location: 'body', path: 'body.secretRef', message: `must be null: ${channel} uses no secret` }]);
-  }
+  const needed = secretRef === null ? adapter.secretNeededFor?.(parsed.data) : null;
+  if (needed) throw validationError([{ location: 'body', path: 'body.secretRef', message: needed }]);
   if (secretRef !== null) assertSecretUri(db, companyId, secretRef, 'body.secretRef');
   return parsed.data;
 }

@@ -1,15 +1,16 @@
 import { and, asc, desc, eq, inArray, isNotNull, or, isNull, sql } from 'drizzle-orm';
 import { heartbeatRuns, agentHeartbeatSettings, instanceSettings, type HeartbeatRunRow } from './schema.js';
 import { agents } from '../agents/schema.js';
-import { wakeRequests, type WakeReason } from '../issues/schema.js';
+import { wakeRequests, type WakeReason, type WakeRequestRow } from '../issues/schema.js';
 import { requestWake } from '../issues/wake.js';
 import { agentById, hasWork, rateLimitedUntil, whyNotRunnable } from './eligibility.js';
+import type { AgentRow } from '../agents/schema.js';
 import { executeRun, finishRun, type RunDeps } from './run-execution.js';
 import { recoverRuns } from './recovery.js';
 import { settleBudgetPauses } from '../costs/budget-rules.js';
 import { newId } from '../ids.js';
 import { recordActivity } from '../activity/service.js';
-import { inTransaction, type CoreContext } from '../context.js';
+import { inTransaction, type CoreContext, type Tx } from '../context.js';
 import type { RunLookup } from './run-lookup.js';
 
 export const DEFAULT_MAX_CONCURRENT_RUNS = 4;
@@ -168,12 +169,17 @@ export class HeartbeatEngine implements RunLookup {
       inTransaction(this.ctx, (tx) => {
         const agent = agentById(tx, agentId);
         if (!agent) return;
-        // One run at a time per agent: wakes arriving during a run wait, then coalesce.
-        const busy = tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, agentId), inArray(heartbeatRuns.status, ['queued', 'running']))).get();
-        if (busy) return;
+        // A run not started yet takes the new wakes in; a running one makes them wait for the next.
+        const active = tx.select().from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, agentId), inArray(heartbeatRuns.status, ['queued', 'running']))).all();
+        const queued = active.find((r) => r.status === 'queued');
+        if (queued) {
+          this.joinQueued(tx, queued, this.pendingWakes(tx, agentId), now.toISOString());
+          return;
+        }
+        if (active.length) return;
         // The CLI said when its limit resets: no run starts before that; the wakes wait for it.
         if (rateLimitedUntil(tx, agentId, now)) return;
-        const wakes = tx.select().from(wakeRequests).where(and(eq(wakeRequests.agentId, agentId), eq(wakeRequests.status, 'pending'))).orderBy(asc(wakeRequests.createdAt)).all();
+        const wakes = this.pendingWakes(tx, agentId);
         if (wakes.length === 0) return;
         const at = now.toISOString();
         const blocked = whyNotRunnable(tx, agent, now);
@@ -181,41 +187,90 @@ export class HeartbeatEngine implements RunLookup {
           tx.update(wakeRequests).set({ status: 'skipped', skipReason: blocked, processedAt: at }).where(inArray(wakeRequests.id, wakes.map((w) => w.id))).run();
           return;
         }
-        const trigger = TRIGGER_PRIORITY.find((r) => wakes.some((w) => w.reason === r)) ?? wakes[0]!.reason;
-        const task = wakes.find((w) => w.issueId)?.issueId ?? null;
-        const runId = newId();
-        tx.insert(heartbeatRuns)
-          .values({
-            id: runId,
-            companyId: agent.companyId,
-            agentId,
-            status: 'queued',
-            trigger,
-            reasons: wakes.map((w) => ({ reason: w.reason, wakeRequestId: w.id, issueId: w.issueId })),
-            taskIssueId: task,
-            adapterType: agent.adapterType,
-            queuedAt: at,
-          })
-          .run();
-        tx.update(wakeRequests).set({ status: 'consumed', runId, processedAt: at }).where(inArray(wakeRequests.id, wakes.map((w) => w.id))).run();
-        recordActivity(tx, at, 'system', {
-          companyId: agent.companyId,
-          action: 'run.queued',
-          entityType: 'heartbeat_run',
-          entityId: runId,
-          summary: `Heartbeat of "${agent.name}" queued (${[...new Set(wakes.map((w) => w.reason))].join(', ')})`,
-          details: { agentId },
-        });
+        this.queueRun(tx, agent, wakes, at);
       });
     }
+  }
+
+  private pendingWakes(tx: Tx, agentId: string): WakeRequestRow[] {
+    return tx.select().from(wakeRequests).where(and(eq(wakeRequests.agentId, agentId), eq(wakeRequests.status, 'pending'))).orderBy(asc(wakeRequests.createdAt)).all();
+  }
+
+  /** The agent's pending wakes become one queued run (coalescing); the trigger is the most urgent reason. */
+  private queueRun(tx: Tx, agent: AgentRow, wakes: WakeRequestRow[], at: string): string {
+    const trigger = TRIGGER_PRIORITY.find((r) => wakes.some((w) => w.reason === r)) ?? wakes[0]!.reason;
+    const task = wakes.find((w) => w.issueId)?.issueId ?? null;
+    const runId = newId();
+    tx.insert(heartbeatRuns)
+      .values({
+        id: runId,
+        companyId: agent.companyId,
+        agentId: agent.id,
+        status: 'queued',
+        trigger,
+        reasons: wakes.map((w) => ({ reason: w.reason, wakeRequestId: w.id, issueId: w.issueId })),
+        taskIssueId: task,
+        adapterType: agent.adapterType,
+        queuedAt: at,
+      })
+      .run();
+    tx.update(wakeRequests).set({ status: 'consumed', runId, processedAt: at }).where(inArray(wakeRequests.id, wakes.map((w) => w.id))).run();
+    recordActivity(tx, at, 'system', {
+      companyId: agent.companyId,
+      action: 'run.queued',
+      entityType: 'heartbeat_run',
+      entityId: runId,
+      summary: `Heartbeat of "${agent.name}" queued (${[...new Set(wakes.map((w) => w.reason))].join(', ')})`,
+      details: { agentId: agent.id },
+    });
+    return runId;
+  }
+
+  /** Wakes that arrive before a queued run starts join it: its reasons, trigger and (if unset) its task. */
+  private joinQueued(tx: Tx, run: HeartbeatRunRow, wakes: WakeRequestRow[], at: string): void {
+    if (wakes.length === 0) return;
+    const reasons = [...run.reasons, ...wakes.map((w) => ({ reason: w.reason, wakeRequestId: w.id, issueId: w.issueId }))];
+    const trigger = TRIGGER_PRIORITY.find((r) => reasons.some((w) => w.reason === r)) ?? run.trigger;
+    const task = run.taskIssueId ?? wakes.find((w) => w.issueId)?.issueId ?? null;
+    tx.update(heartbeatRuns).set({ reasons, trigger, taskIssueId: task }).where(and(eq(heartbeatRuns.id, run.id), eq(heartbeatRuns.status, 'queued'))).run();
+    tx.update(wakeRequests).set({ status: 'consumed', runId: run.id, processedAt: at }).where(inArray(wakeRequests.id, wakes.map((w) => w.id))).run();
+  }
+
+  /**
+   * The run a manual invoke's wake belongs to, decided in the invoke's own transaction so the
+   * caller can follow it: a queued run of the agent takes it in (coalesced); otherwise the pending
+   * wakes become a queued run, which starts after a running one ends. Null while the agent's CLI is
+   * rate limited: the wake stays pending until the reset. The caller has checked the agent may run.
+   */
+  queueWakeNow(tx: Tx, agent: AgentRow, wakeRequestId: string, now: Date): { runId: string; coalesced: boolean } | null {
+    const at = now.toISOString();
+    const queued = tx.select().from(heartbeatRuns).where(and(eq(heartbeatRuns.agentId, agent.id), eq(heartbeatRuns.status, 'queued'))).get();
+    if (queued) {
+      this.joinQueued(tx, queued, this.pendingWakes(tx, agent.id), at);
+      return { runId: queued.id, coalesced: true };
+    }
+    if (rateLimitedUntil(tx, agent.id, now)) return null;
+    const wakes = this.pendingWakes(tx, agent.id);
+    if (!wakes.some((w) => w.id === wakeRequestId)) return null;
+    return { runId: this.queueRun(tx, agent, wakes, at), coalesced: false };
   }
 
   /** Oldest queued runs first, up to the global cap: no agent can starve another. */
   private startQueued(now: Date): void {
     const free = this.maxConcurrent() - this.active.size;
     if (free <= 0) return;
-    const queued = this.ctx.db.select().from(heartbeatRuns).where(eq(heartbeatRuns.status, 'queued')).orderBy(asc(heartbeatRuns.queuedAt)).limit(free).all();
-    for (const run of queued) this.launch(run, now);
+    // One run at a time per agent: a follow-up queued during a run (a manual invoke) waits for it,
+    // and for the CLI's rate-limit reset.
+    const busy = new Set(this.ctx.db.select({ agentId: heartbeatRuns.agentId }).from(heartbeatRuns).where(eq(heartbeatRuns.status, 'running')).all().map((r) => r.agentId));
+    const queued = this.ctx.db.select().from(heartbeatRuns).where(eq(heartbeatRuns.status, 'queued')).orderBy(asc(heartbeatRuns.queuedAt)).all();
+    let started = 0;
+    for (const run of queued) {
+      if (started >= free) break;
+      if (busy.has(run.agentId) || rateLimitedUntil(this.ctx.db, run.agentId, now)) continue;
+      busy.add(run.agentId);
+      started++;
+      this.launch(run, now);
+    }
   }
 
   private launch(run: HeartbeatRunRow, now: Date): void {

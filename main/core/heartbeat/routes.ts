@@ -8,14 +8,22 @@ import { HeartbeatRun, HeartbeatSettings, InstanceSettings, ListRunsQuery, PutHe
 const tags = ['heartbeats'];
 const RunIdParams = z.strictObject({ runId: Id });
 
+const InvokeResponse = z
+  .object({
+    wakeRequestId: Id,
+    runId: Id.nullable().describe('The run this wake is part of, status queued when answered (behind a running run of the agent, it starts when that ends); null while the agent is rate limited: the wake waits for the reset'),
+    coalesced: z.boolean().describe('True when the wake joined a run that was already queued'),
+  })
+  .meta({ id: 'HeartbeatInvokeResult' });
+
 export const heartbeatRoutes: RouteRegistrar = (app, s) => {
   app.post('/api/agents/:agentId/heartbeat/invoke', {
     schema: {
       tags,
-      summary: 'Start a heartbeat now (coalesces with one already running); 409 when the agent may not run',
+      summary: 'Start a heartbeat now: answers with the queued run it started or coalesced into (follow it with GET /api/heartbeat-runs/{runId}); 409 when the agent may not run',
       params: AgentIdParams,
       body: z.strictObject({ issueId: Id.optional().describe('Focus the run on this issue') }).nullish(),
-      response: { 202: z.object({ wakeRequestId: Id }), ...errorResponses },
+      response: { 202: InvokeResponse, ...errorResponses },
     },
     handler: async (req, reply) => reply.code(202).send(s.runs.invoke(req.actor, req.params.agentId, req.body?.issueId)),
   });

@@ -39,25 +39,37 @@ function requireRun(ctx: CoreContext, actor: Actor, runId: string): HeartbeatRun
   return row;
 }
 
+export interface InvokeResult {
+  wakeRequestId: string;
+  /** The queued run the wake is part of; null while the agent's CLI is rate limited (the wake waits). */
+  runId: string | null;
+  /** True when the wake joined a run that was already queued. */
+  coalesced: boolean;
+}
+
 export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
   return {
     /**
      * A manual heartbeat: always runs (no idle skip) unless the agent may not run at all, which
-     * is a 409 saying why. Wakes during a run coalesce into one follow-up run.
+     * is a 409 saying why. Answers with the run it is part of: a new queued run, or the queued run it
+     * coalesced into; during a running run that is the follow-up run queued behind it.
      */
-    invoke(actor: Actor, agentId: string, issueId?: string): { wakeRequestId: string } {
-      const id = inTransaction(ctx, (tx) => {
+    invoke(actor: Actor, agentId: string, issueId?: string): InvokeResult {
+      const result = inTransaction(ctx, (tx) => {
         const agent = requireAgent(tx, actor, agentId);
         if (actor.kind === 'agent' && actor.agentId !== agentId) throw forbidden('An agent may invoke only its own heartbeat', 'not_own_agent');
-        const blocked = whyNotRunnable(tx, agent, ctx.clock.now());
+        const now = ctx.clock.now();
+        const blocked = whyNotRunnable(tx, agent, now);
         if (blocked) throw conflict('agent_not_runnable', `This heartbeat cannot start: ${blocked}`);
         const at = isoNow(ctx);
-        const wakeId = requestWake(tx, at, { companyId: agent.companyId, agentId, reason: 'manual', issueId: issueId ?? null });
+        const wakeRequestId = requestWake(tx, at, { companyId: agent.companyId, agentId, reason: 'manual', issueId: issueId ?? null });
         recordActivity(tx, at, actor, { companyId: agent.companyId, action: 'heartbeat.invoked', entityType: 'agent', entityId: agentId, summary: `Heartbeat of "${agent.name}" requested` });
-        return wakeId;
+        // The run is decided here, not at the next tick, so the caller can follow what it started.
+        const run = engine.queueWakeNow(tx, agent, wakeRequestId, now);
+        return { wakeRequestId, runId: run?.runId ?? null, coalesced: run?.coalesced ?? false };
       });
       engine.poke();
-      return { wakeRequestId: id };
+      return result;
     },
 
     list(actor: Actor, companyId: string, q: { agentId?: string | undefined; status?: HeartbeatRunRow['status'] | undefined; limit: number; cursor?: string | undefined }) {

@@ -122,10 +122,15 @@ describe('the hire flow', () => {
     expect(problemPaths(manager)).toEqual(['body.payload.reportsTo']);
     expectError(await resubmit({ adapterType: 'nope' }), 400, 'unknown_adapter_type', 'body.payload.adapterType');
     expectError(await resubmit({ name: 'grace' }), 409, 'agent_name_taken');
-    const shape = await resubmit({ version: undefined, budgetMonthlyCents: -1, urlKey: 'x' });
-    expect(problemPaths(shape).sort()).toEqual(['body.payload.budgetMonthlyCents', 'body.payload.urlKey', 'body.payload.version']);
+    const shape = await resubmit({ budgetMonthlyCents: -1, urlKey: 'x' });
+    expect(problemPaths(shape).sort()).toEqual(['body.payload.budgetMonthlyCents', 'body.payload.urlKey']);
     expect(w.t.snapshot()).toEqual(before);
     expect((await getApproval(w, approval.id)).status).toBe('revision_requested');
+    // The numeric version belongs to interaction payloads: a hire resubmitted without one is accepted.
+    const { version: _version, ...unversioned } = approval.payload;
+    const ok = await act(w, approval.id, 'resubmit', { payload: { ...unversioned, budgetMonthlyCents: 1234 } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.status).toBe('pending');
   });
 
   it('a draft the board terminated cannot be approved (409), only rejected', async () => {

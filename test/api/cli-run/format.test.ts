@@ -12,13 +12,23 @@ describe('transcript formatting', () => {
     expect(formatLine('plain words')).toBe('plain words');
   });
 
-  it('joins chunks into lines per stream and prefixes stderr differently', () => {
+  it('joins chunks into lines per stream and prefixes stderr differently', async () => {
     let out = '';
     const p = new TranscriptPrinter((s) => (out += s));
-    p.push({ stream: 'stdout', at: 0, data: '{"type":"te' });
-    p.push({ stream: 'stderr', at: 0, data: 'warn\r\nhalf' });
-    p.push({ stream: 'stdout', at: 0, data: 'xt","text":"hi"}\n\x1b[32mgreen\x1b[0m\n' });
-    p.flush();
+    await p.push({ stream: 'stdout', at: 0, data: '{"type":"te' });
+    await p.push({ stream: 'stderr', at: 0, data: 'warn\r\nhalf' });
+    await p.push({ stream: 'stdout', at: 0, data: 'xt","text":"hi"}\n\x1b[32mgreen\x1b[0m\n' });
+    await p.flush();
     expect(out).toBe('  ! warn\n  │ text: hi\n  │ green\n  ! half\n');
+  });
+
+  it('renders PTY output as the terminal shows it: private CSI, cursor moves, OSC titles leave no residue', async () => {
+    let out = '';
+    const p = new TranscriptPrinter((s) => (out += s));
+    // Claude Code on exit: modifyOtherKeys off (CSI > 4 m) and the kitty keyboard pop (CSI < u).
+    await p.push({ stream: 'stdout', at: 0, data: '\x1b[?25l\x1b]0;claude\x07Request timed out\x1b[>4m\x1b[<u\r\n' });
+    await p.push({ stream: 'stdout', at: 0, data: 'Working |\r\x1b[KWorking /\r\x1b[2K\x1b[4mDone\x1b[24m\x1b[3C!\r\n' });
+    await p.flush();
+    expect(out).toBe('  │ Request timed out\n  │ Done   !\n');
   });
 });

@@ -107,16 +107,20 @@ describe('headcount heartbeat invoke', () => {
     const code = await invoke.code;
     const out = invoke.stdout();
     expect(code, out + invoke.stderr()).toBe(0);
-    expect(out).toMatch(/^wake request [0-9a-f-]{36}\n/);
+    const [, runId] = /^wake request [0-9a-f-]{36}\nrun ([0-9a-f-]{36}) queued\n/.exec(out) ?? [];
+    expect(runId, out).toBeTruthy();
     expect(out).toContain('  │ done: status=200');
+    expect(out).toContain(`run ${runId} succeeded (exit 0)\n`);
     expect(out).toMatch(/run [0-9a-f-]{36} succeeded \(exit 0\)\n$/);
     expect((await t.api('GET', `/api/issues/${issue.id}`)).body.status).toBe('done');
   });
 
-  it('without --watch prints only the wake request id', async () => {
+  it('without --watch prints the wake request id and the run it queued', async () => {
     const agent = await createFakeAgent(t, companyId, 'Quick');
     const invoke = cli(['heartbeat', 'invoke', agent.id, ...conn()]);
     expect(await invoke.code).toBe(0);
-    expect(invoke.stdout()).toMatch(/^wake request [0-9a-f-]{36}\n$/);
+    const [, runId] = /^wake request [0-9a-f-]{36}\nrun ([0-9a-f-]{36}) queued\n$/.exec(invoke.stdout()) ?? [];
+    expect(runId, invoke.stdout()).toBeTruthy();
+    expect((await t.api('GET', `/api/heartbeat-runs/${runId}`)).body.agentId).toBe(agent.id);
   });
 });

@@ -82,22 +82,22 @@ describe('brand voice: cache, single flight, pluggable checker', () => {
     expect(upstream.text).not.toContain('sk-local-test-key');
   });
 
-  it('no checker configured: 503 brand_voice_unavailable for a miss while a cached verdict is still served', async () => {
-    const before = await check('Calm words.');
-    expect(before.status).toBe(503);
-    expect(before.body.code).toBe('brand_voice_unavailable');
+  it('no model checker configured: the built-in rules answer (no 503), and removing the endpoint falls back to them', async () => {
+    const builtIn = await check('Calm words.');
+    expect(builtIn.status, builtIn.text).toBe(200);
+    expect(builtIn.body).toMatchObject({ verdict: 'pass', score: 100, model: 'headcount-rules', cached: false, findings: [] });
 
     await configure();
-    expect((await check('Calm words.')).body.cached).toBe(false);
+    expect((await check('Other calm words.')).body).toMatchObject({ cached: false, model: 'judge-1' });
     const removed = await t.api('DELETE', `/api/companies/${companyId}/crm/brand-voice/settings`);
     expect(removed.status).toBe(204);
 
-    const hit = await check('Calm words.');
+    const hit = await check('Other calm words.');
     expect(hit.status).toBe(200);
     expect(hit.body).toMatchObject({ cached: true, verdict: 'needs_revision' });
     const miss = await check('Words never checked.');
-    expect(miss.status).toBe(503);
-    expect(miss.body.code).toBe('brand_voice_unavailable');
+    expect(miss.status).toBe(200);
+    expect(miss.body).toMatchObject({ cached: false, model: 'headcount-rules' });
     expect(model.calls).toHaveLength(1);
   });
 

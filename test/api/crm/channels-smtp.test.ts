@@ -84,6 +84,49 @@ describe('email and calendar channels over a real SMTP server', () => {
     expect(await quotaOf(w, outbox.id)).toMatchObject({ used: 0, cap: 3, remaining: 3 });
   });
 
+  it('takes the whole connection from an smtp:// URL secret when the config has only fromAddress', async () => {
+    const url = await createSecretUri(w, 'SMTP_URL', `smtp://founder%40acme.test:${encodeURIComponent(password)}@127.0.0.1:${smtp.port}`);
+    const outbox = await createOutbox(w, { channel: 'email', secretRef: url, config: { fromAddress: 'founder@acme.test' } });
+    const res = await send(w, { channel: 'email', outboxId: outbox.id, to: 'jane@prospect.test', payload: { subject: 'Via URL', text: 'hi' } });
+    expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 'sent' });
+    const got = smtp.messages.at(-1)!;
+    expect(got.user).toBe('founder@acme.test');
+    expect(got.mail.subject).toBe('Via URL');
+    expect(got.mail.from?.value[0]?.address).toBe('founder@acme.test');
+    const invite = await createOutbox(w, { channel: 'calendar', secretRef: url, config: { fromAddress: 'founder@acme.test' } });
+    const inv = await send(w, { channel: 'calendar', outboxId: invite.id, to: 'sam@prospect.test', payload: { summary: 'URL call', start: '2026-12-02T15:00:00Z', end: '2026-12-02T15:30:00Z' } });
+    expect(inv.body.status).toBe('sent');
+    expect(smtp.messages.at(-1)!.mail.subject).toBe('Invitation: URL call');
+  });
+
+  it('a host-less outbox whose secret is not an smtp(s) URL fails without quoting the secret, and a wrong URL password is refused', async () => {
+    const before = smtp.messages.length;
+    for (const value of ['just-a-password', 'https://founder:pw@127.0.0.1/', 'smtp://']) {
+      const ref = await createSecretUri(w, `BAD_${before}_${value.length}`, value);
+      const outbox = await createOutbox(w, { channel: 'email', secretRef: ref, config: { fromAddress: 'founder@acme.test' }, dailyCap: 2 });
+      const res = await send(w, { channel: 'email', outboxId: outbox.id, to: 'jane@prospect.test', payload: { subject: 'x', text: value } });
+      expect(res.body).toMatchObject({ status: 'failed', errorCode: 'smtp_secret_not_url' });
+      expect(res.body.errorMessage).not.toContain(value === 'smtp://' ? 'smtp:///' : value);
+      expect(await quotaOf(w, outbox.id)).toMatchObject({ used: 0 });
+    }
+    const wrong = await createSecretUri(w, 'WRONG_URL', `smtps://founder:wrong-pass-123@127.0.0.1:${smtp.port}`);
+    const outbox = await createOutbox(w, { channel: 'email', secretRef: wrong, config: { fromAddress: 'founder@acme.test' } });
+    const res = await send(w, { channel: 'email', outboxId: outbox.id, to: 'jane@prospect.test', payload: { subject: 'x', text: 'y' } });
+    // smtps:// means implicit TLS, which this plain-text sink does not speak: the send fails cleanly.
+    expect(res.body.status).toBe('failed');
+    expect(res.body.errorMessage).not.toContain('wrong-pass-123');
+    expect(smtp.messages.length).toBe(before);
+  });
+
+  it('a dry-run outbox with a secretRef rehearses without reading it', async () => {
+    const ref = await createSecretUri(w, 'DRY_URL', `smtp://founder:${password}@127.0.0.1:${smtp.port}`);
+    const dry = await createOutbox(w, { channel: 'dry-run', secretRef: ref });
+    const before = smtp.messages.length;
+    const res = await send(w, { channel: 'dry-run', outboxId: dry.id, to: 'jane@prospect.test', payload: { subject: 'x' } });
+    expect(res.body.status).toBe('sent_dryrun');
+    expect(smtp.messages.length).toBe(before);
+  });
+
   it('refuses a payload that does not fit the channel before anything is written', async () => {
     const before = w.t.snapshot();
     const res = await send(w, { channel: 'calendar', outboxId: calendarOutbox.id, to: 'sam@prospect.test', payload: { summary: 'x', start: '2026-12-01T15:00:00Z', end: '2026-12-01T14:00:00Z' } });

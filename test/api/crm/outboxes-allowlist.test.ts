@@ -44,13 +44,29 @@ describe('outboxes, allowlist, quota view and the settings switch', () => {
     await expectField({ channel: 'social_a', secretRef: 'tok-abc', config: { baseUrl: 'https://x.test' } }, 'body.secretRef');
     await expectField({ channel: 'social_a', secretRef: `secret://${crypto.randomUUID()}:latest`, config: { baseUrl: 'https://x.test' } }, 'body.secretRef');
     await expectField({ channel: 'social_a', secretRef: secretRef.replace(':latest', ':9'), config: { baseUrl: 'https://x.test' } }, 'body.secretRef');
-    await expectField({ channel: 'dry-run', secretRef }, 'body.secretRef');
+    await expectField({ channel: 'dry-run', secretRef: `secret://${crypto.randomUUID()}:latest` }, 'body.secretRef');
+    // Without a host the secret is the whole SMTP connection, so it is required and the host-only fields are refused.
+    await expectField({ channel: 'email', config: { fromAddress: 'a@b.test' } }, 'body.secretRef');
+    await expectField({ channel: 'calendar', config: { fromAddress: 'a@b.test' } }, 'body.secretRef');
+    await expectField({ channel: 'email', secretRef, config: { fromAddress: 'a@b.test', port: 25 } }, 'body.config.port');
+    await expectField({ channel: 'email', secretRef, config: { fromAddress: 'a@b.test', username: 'me' } }, 'body.config.username');
+    await expectField({ channel: 'email', config: { host: 'smtp.test', fromAddress: 'a@b.test' } }, 'body.config.port');
     await expectField({ channel: 'fax' }, 'body.channel');
     // A secret of another company is the same as a missing one.
     const other = await createCompany(w.t, 'Other');
     const foreign = await w.t.api('POST', `/api/companies/${other}/secrets`, { body: { name: 'X', value: 'y' } });
     await expectField({ channel: 'social_a', secretRef: `secret://${foreign.body.id}:1`, config: { baseUrl: 'https://x.test' } }, 'body.secretRef');
     expect((await post({ channel: 'email', config: { host: 'smtp.test', port: 465, secure: true, fromAddress: 'a@b.test' } })).status).toBe(201);
+    // A dry-run outbox may carry the secret its real channel will use (never read when sending).
+    const dry = await post({ channel: 'dry-run', secretRef });
+    expect(dry.status, dry.text).toBe(201);
+    expect(dry.body.secretRef).toBe(secretRef);
+    const mail = await post({ channel: 'email', secretRef, config: { fromAddress: 'a@b.test' } });
+    expect(mail.status, mail.text).toBe(201);
+    expect(mail.body.config).toEqual({ fromAddress: 'a@b.test' });
+    const patched = await w.t.api('PATCH', `${w.base}/outboxes/${mail.body.id}`, { body: { secretRef: null } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error).toContain('body.secretRef');
   });
 
   it('allowlist: normalized values, duplicates 409, board-only writes, wildcard domains, scope by outbox', async () => {

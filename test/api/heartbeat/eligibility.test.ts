@@ -17,25 +17,24 @@ const runsOf = async (agentId: string): Promise<any[]> => (await t.api('GET', `/
 
 describe('agents that may not run', () => {
   it.each([
-    ['agent paused', (agentId: string) => `/api/agents/${agentId}/pause`, 'the agent is paused'],
-    ['agent terminated', (agentId: string) => `/api/agents/${agentId}/terminate`, 'the agent was terminated'],
-    ['company paused', () => `/api/companies/${companyId}/pause`, 'the company is paused'],
-  ])('%s: invoke is 409 agent_not_runnable, and a wake already pending is skipped with the reason', async (_, route, reason) => {
+    ['agent paused', (agentId: string) => `/api/agents/${agentId}/pause`, 'the agent is paused', 'paused'],
+    ['agent terminated', (agentId: string) => `/api/agents/${agentId}/terminate`, 'the agent was terminated', 'terminated'],
+    ['company paused', () => `/api/companies/${companyId}/pause`, 'the company is paused', 'the company is paused'],
+  ])('%s: invoke is 409 agent_not_runnable, and the follow-up queued during a run never starts', async (_, route, reason, cancelReason) => {
     const agent = await createFakeAgent(t, companyId, 'Soon stopped', { FAKE_MODE: 'sleep', FAKE_SLEEP_MS: '800' });
     await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: {} });
     const first = await eventually(async () => (await runsOf(agent.id)).find((r) => r.status === 'running'), 5000, 'the first run');
-    // A wake arriving during the run waits for it...
+    // A wake arriving during the run queues the follow-up run behind it (the invoke answers with it)...
     const pending = await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: {} });
     expect(pending.status).toBe(202);
-    expect(wakeRow(pending.body.wakeRequestId).status).toBe('pending');
-    // ...and the agent stops being runnable meanwhile.
+    expect(pending.body.runId).not.toBe(first.id);
+    expect(wakeRow(pending.body.wakeRequestId)).toMatchObject({ status: 'consumed', runId: pending.body.runId });
+    expect((await t.api('GET', `/api/heartbeat-runs/${pending.body.runId}`)).body.status).toBe('queued');
+    // ...and the agent stops being runnable meanwhile: the follow-up never starts, and says why.
     expect((await t.api('POST', route(agent.id), {})).status).toBe(200);
     await waitForRunId(t, first.id);
-    const skipped = await eventually(() => {
-      const w = wakeRow(pending.body.wakeRequestId);
-      return w.status === 'pending' ? undefined : w;
-    }, 3000, 'the pending wake to be processed');
-    expect(skipped).toEqual({ status: 'skipped', skipReason: reason, runId: null });
+    const followUp = await waitForRunId(t, pending.body.runId);
+    expect(followUp).toMatchObject({ status: 'cancelled', startedAt: null, cancelReason });
 
     const before = t.snapshot();
     const refused = await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: {} });
@@ -44,7 +43,7 @@ describe('agents that may not run', () => {
     expect(refused.body.error).toContain(reason);
     expect(t.snapshot()).toEqual(before);
     await sleep(300);
-    expect(await runsOf(agent.id)).toHaveLength(1);
+    expect(await runsOf(agent.id)).toHaveLength(2);
   });
 
   it('a draft agent awaiting its hire cannot be invoked', async () => {

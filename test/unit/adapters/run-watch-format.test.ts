@@ -13,13 +13,13 @@ describe('headcount run watch formatting', () => {
     expect(formatterFor(undefined)).toBe(genericFormatter);
   });
 
-  it('prints Claude Code stream-json as readable lines, chunked and PTY-decorated as it arrives', () => {
+  it('prints Claude Code stream-json as readable lines, chunked and PTY-decorated as it arrives', async () => {
     let out = '';
     const printer = new TranscriptPrinter((s) => (out += s), formatterFor('vendor_a_local'));
     const text = readFileSync(FIXTURE, 'utf8').replace(/\n/g, '\r\n');
-    for (let i = 0; i < text.length; i += 97) printer.push({ stream: 'stdout', at: 0, data: text.slice(i, i + 97) });
-    printer.push({ stream: 'stderr', at: 0, data: 'a warning\n' });
-    printer.flush();
+    for (let i = 0; i < text.length; i += 97) await printer.push({ stream: 'stdout', at: 0, data: text.slice(i, i + 97) });
+    await printer.push({ stream: 'stderr', at: 0, data: 'a warning\n' });
+    await printer.flush();
     expect(out.split('\n').filter(Boolean)).toEqual([
       '  │ session acd5810d-9a38-4668-9825-a7cea6a8f42d · model claude-opus-4-8[1m]',
       '  │ Let me check who I am.',
@@ -31,10 +31,10 @@ describe('headcount run watch formatting', () => {
     ]);
   });
 
-  it('adds colours only when asked', () => {
+  it('adds colours only when asked', async () => {
     let out = '';
     const printer = new TranscriptPrinter((s) => (out += s), formatterFor('vendor_a_local'), true);
-    printer.push({ stream: 'stdout', at: 0, data: readFileSync(FIXTURE, 'utf8').split('\n')[2] + '\n' });
+    await printer.push({ stream: 'stdout', at: 0, data: readFileSync(FIXTURE, 'utf8').split('\n')[2] + '\n' });
     expect(out).toContain('\x1b[33m→ Bash');
   });
 });

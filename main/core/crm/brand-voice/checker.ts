@@ -30,7 +30,7 @@ export interface ChatCompletionsConfig {
   timeoutMs: number;
 }
 
-const SYSTEM_PROMPT = [
+export const SYSTEM_PROMPT = [
   'You review marketing and outreach drafts against a company brand-voice guide.',
   'Answer with ONE JSON object and nothing else, of this shape:',
   '{"verdict": "pass" | "needs_revision" | "fail", "score": <integer 0-100>, "summary": "<one or two sentences>",',
@@ -38,7 +38,7 @@ const SYSTEM_PROMPT = [
   'pass = publishable as is; needs_revision = fixable with edits; fail = off-brand, rewrite.',
 ].join('\n');
 
-const upstream = (code: string, message: string, details?: unknown) => new ServiceError(502, code, message, details);
+export const upstream = (code: string, message: string, details?: unknown) => new ServiceError(502, code, message, details);
 
 /** Model answers sometimes arrive wrapped in a ```json fence despite the instruction; the fence is not part of the answer. */
 function unfence(text: string): string {
@@ -87,9 +87,14 @@ export async function checkWithChatCompletions(config: ChatCompletionsConfig, dr
   if (typeof content !== 'string') {
     throw upstream('brand_voice_malformed_answer', 'The brand-voice answer has no choices[0].message.content string');
   }
+  return { ...parseVerdictText(content, redact), model: config.model };
+}
+
+/** The model's answer text as a verdict: one JSON object (a ```json fence tolerated), else a 502. */
+export function parseVerdictText(content: string, redact: (s: string) => string = (s) => s): CheckerAnswer {
   let answer: unknown;
   try {
-    answer = JSON.parse(unfence(content));
+    answer = JSON.parse(unfence(content.trim()));
   } catch {
     throw upstream('brand_voice_malformed_answer', 'The model did not answer a JSON object', { excerpt: redact(content).slice(0, 300) });
   }
@@ -98,5 +103,5 @@ export async function checkWithChatCompletions(config: ChatCompletionsConfig, dr
     const problems = parsed.error.issues.map((i) => ({ path: ['answer', ...i.path.map(String)].join('.'), message: i.message }));
     throw upstream('brand_voice_malformed_answer', `The model's verdict does not match the expected shape (${problems[0]!.path}: ${problems[0]!.message})`, { problems });
   }
-  return { ...parsed.data, model: config.model };
+  return parsed.data;
 }

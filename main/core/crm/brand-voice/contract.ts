@@ -67,3 +67,43 @@ export const BrandVoiceSettings = z.object({
   cachedVerdicts: z.int().describe('Verdicts in the cache for this company'),
 });
 export type BrandVoiceSettings = z.infer<typeof BrandVoiceSettings>;
+
+// ---- The brand-voice guide (our addition): the built-in checker's rules, edited by the board.
+
+const Phrase = z.string().trim().min(1, 'must not be empty').max(500);
+const Length = z.int().min(1).max(MAX_DRAFT_CHARS).nullable().default(null);
+
+export const BrandVoiceModelCheck = z
+  .strictObject({
+    adapterType: z.string().min(1).max(100).describe('An adapter type whose CLI runs in print mode (e.g. vendor_a_local: `claude -p`)'),
+    adapterConfig: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe('Validated by the adapter type (command, model, env, timeoutSec...); tools are better off: e.g. {"allowedTools": [], "maxTurns": 1}'),
+  })
+  .describe('A model-backed check through a logged-in coding CLI; its final answer must be the verdict JSON');
+
+export const BrandVoiceGuideBody = z
+  .strictObject({
+    toneNotes: z.string().max(32_000).default('').describe('How the company sounds; read by people and by the model-backed check'),
+    bannedPhrases: z.array(Phrase).max(500).default([]).describe('Case-insensitive, whole words; each occurrence is a major finding'),
+    requiredClaims: z.array(Phrase).max(100).default([]).describe('Each claim the draft must state (case-insensitive, whole words); a missing one is a major finding'),
+    minLength: Length.describe('Characters of the trimmed draft; null = no bound'),
+    maxLength: Length.describe('Characters of the trimmed draft; null = no bound'),
+    modelCheck: BrandVoiceModelCheck.nullable().default(null).describe('null = rules only'),
+  })
+  .refine((g) => g.minLength === null || g.maxLength === null || g.minLength <= g.maxLength, { message: 'must be at least minLength', path: ['maxLength'] });
+export type BrandVoiceGuideBody = z.infer<typeof BrandVoiceGuideBody>;
+
+export const BrandVoiceGuide = z
+  .object({
+    toneNotes: z.string(),
+    bannedPhrases: z.array(z.string()),
+    requiredClaims: z.array(z.string()),
+    minLength: z.int().nullable(),
+    maxLength: z.int().nullable(),
+    modelCheck: z.object({ adapterType: z.string(), adapterConfig: z.record(z.string(), z.unknown()) }).nullable(),
+    updatedAt: Timestamp.nullable().describe('null: the board has not written a guide yet (the empty guide applies)'),
+  })
+  .meta({ id: 'BrandVoiceGuide' });
+export type BrandVoiceGuide = z.infer<typeof BrandVoiceGuide>;

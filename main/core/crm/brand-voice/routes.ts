@@ -3,7 +3,7 @@ import type { RouteRegistrar } from '../../http/types.js';
 import { errorResponses } from '../../http/types.js';
 import { CompanyIdParams } from '../../http/common-contract.js';
 import { brandVoiceSkill } from './skill.js';
-import { BrandVoiceCheckBody, BrandVoiceCheckResult, BrandVoiceSettings, BrandVoiceSettingsBody } from './contract.js';
+import { BrandVoiceCheckBody, BrandVoiceCheckResult, BrandVoiceGuide, BrandVoiceGuideBody, BrandVoiceSettings, BrandVoiceSettingsBody } from './contract.js';
 
 const tags = ['crm'];
 
@@ -11,12 +11,28 @@ export const crmBrandVoiceRoutes: RouteRegistrar = (app, s) => {
   app.post('/api/companies/:companyId/crm/brand-voice/check', {
     schema: {
       tags,
-      summary: 'Brand-voice check of a draft: the cache by contentSha256 first (no model call on a hit), else the company checker',
+      summary: 'Brand-voice check of a draft: the cache by contentSha256 first (no model call on a hit), else the guide rules plus the model-backed check if one is set',
       params: CompanyIdParams,
       body: BrandVoiceCheckBody,
       response: { 200: BrandVoiceCheckResult, ...errorResponses },
     },
     handler: (req) => s.crmBrandVoice.check(req.actor, req.params.companyId, req.body),
+  });
+
+  app.get('/api/companies/:companyId/crm/brand-voice/guide', {
+    schema: { tags, summary: 'The brand-voice guide the built-in checker applies (the board and the company’s agents)', params: CompanyIdParams, response: { 200: BrandVoiceGuide, ...errorResponses } },
+    handler: (req) => s.crmBrandVoice.getGuide(req.actor, req.params.companyId),
+  });
+
+  app.put('/api/companies/:companyId/crm/brand-voice/guide', {
+    schema: {
+      tags,
+      summary: 'Replace the brand-voice guide (board only): tone notes, banned phrases, required claims, length bounds, optional model check through an adapter; a changed guide clears the cache',
+      params: CompanyIdParams,
+      body: BrandVoiceGuideBody,
+      response: { 200: BrandVoiceGuide, ...errorResponses },
+    },
+    handler: (req) => s.crmBrandVoice.putGuide(req.actor, req.params.companyId, req.body),
   });
 
   app.get('/api/companies/:companyId/crm/brand-voice/settings', {

@@ -51,3 +51,26 @@ export const crmBrandVoiceSettings = sqliteTable('crm_brand_voice_settings', {
   updatedAt: timestamp('updated_at').notNull(),
 });
 export type CrmBrandVoiceSettingsRow = typeof crmBrandVoiceSettings.$inferSelect;
+
+/**
+ * The company's brand-voice guide (board only), applied by the built-in checker with deterministic
+ * rules. No row = the empty guide (every draft passes the rules). `modelAdapterType` optionally
+ * adds a model-backed check through a local coding CLI in print mode.
+ */
+export const crmBrandVoiceGuides = sqliteTable('crm_brand_voice_guides', {
+  companyId: text('company_id')
+    .primaryKey()
+    .references(() => companies.id),
+  /** Free text for people and for the model-backed check; no rule reads it. */
+  toneNotes: text('tone_notes').notNull(),
+  bannedPhrases: json<string[]>('banned_phrases').notNull(),
+  requiredClaims: json<string[]>('required_claims').notNull(),
+  /** Characters (code points) of the draft, trimmed; null = no bound. */
+  minLength: integer('min_length'),
+  maxLength: integer('max_length'),
+  /** An adapter type of the registry; null = rules only. */
+  modelAdapterType: text('model_adapter_type'),
+  modelAdapterConfig: json<Record<string, unknown>>('model_adapter_config'),
+  updatedAt: timestamp('updated_at').notNull(),
+});
+export type CrmBrandVoiceGuideRow = typeof crmBrandVoiceGuides.$inferSelect;

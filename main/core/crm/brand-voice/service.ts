@@ -7,15 +7,53 @@ import { assertBoard } from '../../access.js';
 import { requireCompany } from '../../companies/service.js';
 import { recordActivity } from '../../activity/service.js';
 import { assertSecretUri } from '../../secrets/refs.js';
-import { crmBrandVoiceChecks, crmBrandVoiceSettings, type CrmBrandVoiceCheckRow, type CrmBrandVoiceSettingsRow } from './schema.js';
-import type { BrandVoiceCheckBody, BrandVoiceCheckResult, BrandVoiceSettings, BrandVoiceSettingsBody } from './contract.js';
-import { checkWithChatCompletions, type BrandVoiceChecker } from './checker.js';
+import { validateAdapterConfig } from '../../agents/adapter-config.js';
+import { crmBrandVoiceChecks, crmBrandVoiceGuides, crmBrandVoiceSettings, type CrmBrandVoiceCheckRow, type CrmBrandVoiceGuideRow, type CrmBrandVoiceSettingsRow } from './schema.js';
+import type { BrandVoiceCheckBody, BrandVoiceCheckResult, BrandVoiceGuide, BrandVoiceGuideBody, BrandVoiceSettings, BrandVoiceSettingsBody, CheckerAnswer } from './contract.js';
+import { checkWithChatCompletions, type BrandVoiceChecker, type BrandVoiceCheckerResult } from './checker.js';
+import { checkWithAdapter, unavailable } from './adapter-checker.js';
+import { applyGuide, mergeAnswers, RULES_MODEL } from './rules.js';
 
 export interface BrandVoiceDeps {
   /** Resolves `secret://` references at call time (the secrets service). */
   resolveSecret(companyId: string, ref: string): Promise<string>;
-  /** Replaces the per-company chat-completions checker for every company (embedders). */
+  /** Resolves an adapter config's env (plain values and secret references), for the model-backed check. */
+  resolveEnv(companyId: string, env: Record<string, unknown> | undefined): Promise<{ env: Record<string, string> }>;
+  /** Replaces the per-company model-backed checker for every company (embedders); the guide's rules still apply. */
   checker?: BrandVoiceChecker | undefined;
+}
+
+const EMPTY_GUIDE = { toneNotes: '', bannedPhrases: [], requiredClaims: [], minLength: null, maxLength: null, modelAdapterType: null, modelAdapterConfig: null, updatedAt: null };
+
+const presentGuide = (row: CrmBrandVoiceGuideRow | typeof EMPTY_GUIDE): BrandVoiceGuide => ({
+  toneNotes: row.toneNotes,
+  bannedPhrases: row.bannedPhrases,
+  requiredClaims: row.requiredClaims,
+  minLength: row.minLength,
+  maxLength: row.maxLength,
+  modelCheck: row.modelAdapterType ? { adapterType: row.modelAdapterType, adapterConfig: row.modelAdapterConfig ?? {} } : null,
+  updatedAt: row.updatedAt,
+});
+
+/** The guide as the model-backed checks read it. */
+function guideText(guide: BrandVoiceGuide, extra: string | null): string {
+  const parts = [extra, guide.toneNotes.trim() || null];
+  if (guide.bannedPhrases.length) parts.push(`Never use: ${guide.bannedPhrases.map((p) => `"${p}"`).join(', ')}`);
+  if (guide.requiredClaims.length) parts.push(`Always state: ${guide.requiredClaims.map((p) => `"${p}"`).join(', ')}`);
+  if (guide.minLength !== null || guide.maxLength !== null) parts.push(`Length in characters: ${guide.minLength ?? 0} to ${guide.maxLength ?? 'any'}`);
+  return parts.filter((p): p is string => Boolean(p)).join('\n\n') || '(no guide written yet: judge general clarity and professionalism)';
+}
+
+/** Problems reported for a request body's top-level fields, moved under `body.modelCheck`. */
+function underModelCheck<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    const details = e instanceof ServiceError && e.status === 400 ? (e.details as { problems?: { path: string }[] } | undefined) : undefined;
+    if (!(e instanceof ServiceError) || !details?.problems) throw e;
+    const move = (path: string) => path.replace(/^body\./, 'body.modelCheck.');
+    throw new ServiceError(400, e.code, move(e.message), { ...details, problems: details.problems.map((p) => ({ ...p, path: move(p.path) })) });
+  }
 }
 
 export const sha256Hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -43,16 +81,48 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
   const settingsOf = (companyId: string): CrmBrandVoiceSettingsRow | undefined =>
     ctx.db.select().from(crmBrandVoiceSettings).where(eq(crmBrandVoiceSettings.companyId, companyId)).get();
 
-  function checkerFor(companyId: string): BrandVoiceChecker | null {
+  const guideOf = (companyId: string): BrandVoiceGuide => {
+    const row = ctx.db.select().from(crmBrandVoiceGuides).where(eq(crmBrandVoiceGuides.companyId, companyId)).get();
+    return presentGuide(row ?? EMPTY_GUIDE);
+  };
+
+  /**
+   * The model-backed checker, if any: an embedder's, else the chat-completions endpoint the board
+   * set, else the guide's adapter. Null = the rules alone decide (the built-in checker).
+   */
+  function modelCheckerFor(companyId: string, guide: BrandVoiceGuide): BrandVoiceChecker | null {
     if (deps.checker) return deps.checker;
     const settings = settingsOf(companyId);
-    if (!settings) return null;
+    if (settings) {
+      return {
+        async check({ draft }) {
+          const apiKey = settings.apiKeyRef ? await deps.resolveSecret(companyId, settings.apiKeyRef) : null;
+          return checkWithChatCompletions({ endpointUrl: settings.endpointUrl, model: settings.model, apiKey, guidelines: guideText(guide, settings.guidelines), timeoutMs: settings.timeoutMs }, draft);
+        },
+      };
+    }
+    const chosen = guide.modelCheck;
+    if (!chosen) return null;
     return {
       async check({ draft }) {
-        const apiKey = settings.apiKeyRef ? await deps.resolveSecret(companyId, settings.apiKeyRef) : null;
-        return checkWithChatCompletions({ endpointUrl: settings.endpointUrl, model: settings.model, apiKey, guidelines: settings.guidelines, timeoutMs: settings.timeoutMs }, draft);
+        const adapter = ctx.adapters.get(chosen.adapterType);
+        if (!adapter) throw unavailable(`The brand-voice adapter type "${chosen.adapterType}" is not installed`);
+        const parsed = adapter.configSchema.safeParse(chosen.adapterConfig);
+        if (!parsed.success) throw unavailable(`The brand-voice adapter config no longer fits ${chosen.adapterType}; save the guide again`);
+        const { env } = await deps.resolveEnv(companyId, parsed.data.env as Record<string, unknown> | undefined);
+        return checkWithAdapter({ companyId, adapter, config: parsed.data, env, guideText: guideText(guide, null), draft });
       },
     };
+  }
+
+  /** The built-in rules, then the model-backed check when one is configured; its failure caches nothing. */
+  async function runCheck(companyId: string, sha: string, draft: string): Promise<BrandVoiceCheckerResult> {
+    const guide = guideOf(companyId);
+    const rules: CheckerAnswer = applyGuide(guide, draft);
+    const checker = modelCheckerFor(companyId, guide);
+    if (!checker) return { ...rules, model: RULES_MODEL };
+    const answer = await checker.check({ companyId, contentSha256: sha, draft });
+    return { ...mergeAnswers(rules, answer), model: answer.model };
   }
 
   /** A hit: counted, returned, no model call. */
@@ -68,11 +138,7 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
   }
 
   async function miss(actor: Actor | 'system', companyId: string, sha: string, draft: string): Promise<BrandVoiceCheckResult> {
-    const checker = checkerFor(companyId);
-    if (!checker) {
-      throw new ServiceError(503, 'brand_voice_unavailable', 'No brand-voice checker is configured for this company (PUT /crm/brand-voice/settings); cached verdicts are still served');
-    }
-    const answer = await checker.check({ companyId, contentSha256: sha, draft });
+    const answer = await runCheck(companyId, sha, draft);
     return inTransaction(ctx, (tx) => {
       const at = isoNow(ctx);
       const values = { verdict: answer.verdict, score: answer.score, summary: answer.summary, findings: answer.findings, model: answer.model, checkedAt: at, hitCount: 0, lastHitAt: null };
@@ -128,8 +194,58 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
     checkContent,
     getSettings,
 
-    /** Whether a check can run for the company (its agents then get the self-check skill). */
-    isConfigured: (companyId: string): boolean => Boolean(deps.checker) || Boolean(settingsOf(companyId)),
+    /**
+     * Whether the company has a guide or a model-backed checker (its agents then get the self-check
+     * skill). A check runs without either, but then every draft passes: not worth a skill.
+     */
+    isConfigured: (companyId: string): boolean =>
+      Boolean(deps.checker) || Boolean(settingsOf(companyId)) || Boolean(ctx.db.select({ id: crmBrandVoiceGuides.companyId }).from(crmBrandVoiceGuides).where(eq(crmBrandVoiceGuides.companyId, companyId)).get()),
+
+    /** The guide: the board and the company's agents read it (agents write their drafts to it). */
+    getGuide(actor: Actor, companyId: string): BrandVoiceGuide {
+      requireCompany(ctx.db, actor, companyId);
+      return guideOf(companyId);
+    },
+
+    /**
+     * Replaces the guide (board only). A changed guide empties the company's cache: verdicts given
+     * against the old rules would otherwise keep answering. The adapter config is checked like an
+     * agent's (schema, defaults, secret references of this company).
+     */
+    putGuide(actor: Actor, companyId: string, body: BrandVoiceGuideBody): BrandVoiceGuide {
+      assertBoard(actor, 'edit the brand-voice guide');
+      requireCompany(ctx.db, actor, companyId);
+      const modelCheck = body.modelCheck;
+      const adapterConfig = modelCheck
+        ? underModelCheck(() => validateAdapterConfig(ctx.adapters, modelCheck.adapterType, modelCheck.adapterConfig, ctx.db, companyId))
+        : null;
+      return inTransaction(ctx, (tx) => {
+        const at = isoNow(ctx);
+        const values = {
+          toneNotes: body.toneNotes,
+          bannedPhrases: body.bannedPhrases,
+          requiredClaims: body.requiredClaims,
+          minLength: body.minLength,
+          maxLength: body.maxLength,
+          modelAdapterType: modelCheck?.adapterType ?? null,
+          modelAdapterConfig: adapterConfig,
+          updatedAt: at,
+        };
+        const before = tx.select().from(crmBrandVoiceGuides).where(eq(crmBrandVoiceGuides.companyId, companyId)).get();
+        const row = tx.insert(crmBrandVoiceGuides).values({ companyId, ...values }).onConflictDoUpdate({ target: crmBrandVoiceGuides.companyId, set: values }).returning().get();
+        const same = (a: BrandVoiceGuide, b: BrandVoiceGuide) => JSON.stringify({ ...a, updatedAt: null }) === JSON.stringify({ ...b, updatedAt: null });
+        const cleared = same(presentGuide(before ?? EMPTY_GUIDE), presentGuide(row)) ? 0 : tx.delete(crmBrandVoiceChecks).where(eq(crmBrandVoiceChecks.companyId, companyId)).run().changes;
+        recordActivity(tx, at, actor, {
+          companyId,
+          action: 'crm.brand_voice.guide_updated',
+          entityType: 'company',
+          entityId: companyId,
+          summary: `Brand-voice guide updated${cleared ? `; ${cleared} cached verdict(s) cleared` : ''}`,
+          details: { bannedPhrases: row.bannedPhrases.length, requiredClaims: row.requiredClaims.length, modelAdapterType: row.modelAdapterType, clearedVerdicts: cleared },
+        });
+        return presentGuide(row);
+      });
+    },
 
     /** POST /crm/brand-voice/check. The hash must be the draft's: a wrong one would poison the cache for another text. */
     check(actor: Actor, companyId: string, body: BrandVoiceCheckBody): Promise<BrandVoiceCheckResult> {

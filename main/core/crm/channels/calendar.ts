@@ -1,7 +1,7 @@
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod } from 'ical-generator';
 import { z } from 'zod';
 import type { ChannelAdapter } from './types.js';
-import { SmtpConfig, sendSmtp } from './smtp.js';
+import { SmtpConfig, sendSmtp, smtpNeedsSecret } from './smtp.js';
 import { isTimeZone } from '../rule-matcher.js';
 
 export const CalendarPayload = z
@@ -54,6 +54,7 @@ export const calendarChannel: ChannelAdapter = {
   contact: 'email',
   kinds: ['invite'],
   secret: 'optional',
+  secretNeededFor: smtpNeedsSecret,
   configSchema: SmtpConfig,
   payloadSchema: CalendarPayload,
   async send({ config, payload, to, secret, activityId }) {

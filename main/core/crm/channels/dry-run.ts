@@ -9,7 +9,8 @@ export const dryRunChannel: ChannelAdapter = {
   channel: 'dry-run',
   contact: 'any',
   kinds: ['message', 'invite', 'connection_request', 'direct_message'],
-  secret: 'none',
+  // Allowed so an outbox can be rehearsed with the secret its real channel will use; never read.
+  secret: 'optional',
   configSchema: z.record(z.string(), z.unknown()),
   payloadSchema: z.record(z.string(), z.unknown()),
   send: () => Promise.resolve({ providerMessageId: null }),

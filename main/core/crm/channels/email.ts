@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChannelAdapter } from './types.js';
-import { SmtpConfig, sendSmtp } from './smtp.js';
+import { SmtpConfig, sendSmtp, smtpNeedsSecret } from './smtp.js';
 import { utf8Bytes } from '../bytes.js';
 
 const MAX_BODY_BYTES = 512 * 1024;
@@ -20,6 +20,7 @@ export const emailChannel: ChannelAdapter = {
   contact: 'email',
   kinds: ['message'],
   secret: 'optional',
+  secretNeededFor: smtpNeedsSecret,
   configSchema: SmtpConfig,
   payloadSchema: EmailPayload,
   async send({ config, payload, to, secret, activityId }) {

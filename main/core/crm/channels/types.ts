@@ -29,8 +29,10 @@ export interface ChannelAdapter {
   channel: CrmChannel;
   contact: ContactForm;
   kinds: readonly [string, ...string[]];
-  /** Whether the outbox must name a secret (a password or an API token). */
-  secret: 'required' | 'optional' | 'none';
+  /** Whether the outbox must name a secret (a password, an API token, a connection URL). */
+  secret: 'required' | 'optional';
+  /** For an optional secret: why this config needs one after all (null when it does not). */
+  secretNeededFor?: (config: Record<string, unknown>) => string | null;
   configSchema: z.ZodType<Record<string, unknown>>;
   payloadSchema: z.ZodType<Record<string, unknown>>;
   send(input: ChannelSendInput): Promise<ChannelResult>;

@@ -66,7 +66,12 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
               ) : (
                 <div className="stack-sm">
                   {p.horizon ? <div className="muted">Horizon: {String(p.horizon)}</div> : null}
-                  <div className="markdown">{String(p.strategyMarkdown ?? '')}</div>
+                  {/* A strategy payload is free-form: the conventional markdown field if there is one, else the whole object. */}
+                  {typeof p.strategyMarkdown === 'string' ? (
+                    <div className="markdown">{p.strategyMarkdown}</div>
+                  ) : (
+                    <pre className="mono" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{JSON.stringify(p, null, 2)}</pre>
+                  )}
                 </div>
               )}
             </Card>

@@ -13,6 +13,7 @@ import { AllowlistTab } from './AllowlistTab.js';
 import { RulesTab } from './RulesTab.js';
 import { ContentTab } from './ContentTab.js';
 import { SequencesTab } from './SequencesTab.js';
+import { BrandVoiceTab } from './BrandVoiceTab.js';
 import './crm.css';
 
 const TABS = [
@@ -22,6 +23,7 @@ const TABS = [
   { id: 'rules', label: 'Approval rules', shortcut: '4' },
   { id: 'content', label: 'Content', shortcut: '5' },
   { id: 'sequences', label: 'Sequences', shortcut: '6' },
+  { id: 'brand-voice', label: 'Brand voice', shortcut: '7' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -36,6 +38,7 @@ export function CrmPage({ companyId, query }: PageProps) {
   useShortcut('4', 'CRM: approval rules', () => go('rules'), { group: 'CRM' });
   useShortcut('5', 'CRM: content', () => go('content'), { group: 'CRM' });
   useShortcut('6', 'CRM: sequences', () => go('sequences'), { group: 'CRM' });
+  useShortcut('7', 'CRM: brand voice', () => go('brand-voice'), { group: 'CRM' });
   return (
     <div className="page">
       <PageHeader title="CRM" subtitle="Messages your agents send: nothing leaves without an allowlisted recipient, an approval rule or your approval, and quota." actions={<DryRunSwitch />} />
@@ -52,6 +55,7 @@ export function CrmPage({ companyId, query }: PageProps) {
       {tab === 'rules' ? <RulesTab companyId={companyId} /> : null}
       {tab === 'content' ? <ContentTab companyId={companyId} /> : null}
       {tab === 'sequences' ? <SequencesTab companyId={companyId} /> : null}
+      {tab === 'brand-voice' ? <BrandVoiceTab companyId={companyId} /> : null}
     </div>
   );
 }

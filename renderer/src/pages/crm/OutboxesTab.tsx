@@ -140,7 +140,7 @@ function OutboxDialog({ companyId, onClose }: { companyId: string; onClose: () =
           value={secretId}
           onChange={(e) => setSecretId(e.target.value)}
           options={[{ value: '', label: 'None' }, ...(secrets.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (latest version)` }))]}
-          hint="The SMTP password or API token, from Secrets. Required for the network, messaging and social channels."
+          hint="From Secrets: the API token (network, messaging, social), or for e-mail the SMTP password, or a whole smtp:// or smtps:// URL (then the configuration needs only fromAddress). A dry-run outbox ignores it."
         />
         <Textarea label="Configuration (JSON)" className="input textarea mono" rows={7} value={config} onChange={(e) => setConfig(e.target.value)} error={configError} spellCheck={false} />
       </form>
