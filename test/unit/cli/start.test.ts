@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EARLY_EXIT_MS, gatherLaunchFacts, headlessLine, launch, type LaunchDeps } from '../../../main/cli/launch-plan.js';
+import { EARLY_EXIT_MS, gatherLaunchFacts, headlessLine, launch, provisionElectronNative, type LaunchDeps } from '../../../main/cli/launch-plan.js';
 
 /** What `npm start` did: lines said, headless starts, exits, spawned commands. */
 function recorder(overrides: Partial<LaunchDeps> = {}) {
@@ -19,6 +19,7 @@ function recorder(overrides: Partial<LaunchDeps> = {}) {
       spawned.push({ command, args, env: options.env });
       return child as any;
     },
+    provision: () => Promise.resolve(),
     headless: () => void headless++,
     say: (line) => void said.push(line),
     exit: (code) => void exits.push(code),
@@ -47,7 +48,7 @@ describe('npm start', () => {
 
   it('with Electron: starts the shell without ELECTRON_RUN_AS_NODE and exits with its code', () => {
     const r = recorder();
-    launch({ mode: 'electron', binary: '/x/electron', entry: '/app/main.js' }, 3100, r.deps);
+    launch({ mode: 'electron', binary: '/x/electron', entry: '/app/main.js', provision: false }, 3100, r.deps);
     expect(r.spawned).toEqual([{ command: '/x/electron', args: ['/app/main.js'], env: { PATH: '/bin', DISPLAY: ':0' } }]);
     r.advance(EARLY_EXIT_MS + 1);
     r.child.emit('exit', 0, null);
@@ -57,7 +58,7 @@ describe('npm start', () => {
 
   it('a window that ran for a while and failed is not replaced by the headless board', () => {
     const r = recorder();
-    launch({ mode: 'electron', binary: '/x/electron', entry: '/app/main.js' }, 3100, r.deps);
+    launch({ mode: 'electron', binary: '/x/electron', entry: '/app/main.js', provision: false }, 3100, r.deps);
     r.advance(EARLY_EXIT_MS + 1);
     r.child.emit('exit', 2, null);
     expect(r.exits).toEqual([2]);
@@ -66,7 +67,7 @@ describe('npm start', () => {
 
   it('falls back once when Electron cannot spawn or dies at start', () => {
     const r = recorder();
-    launch({ mode: 'electron', binary: '/x/electron', entry: '/app/main.js' }, 3100, r.deps);
+    launch({ mode: 'electron', binary: '/x/electron', entry: '/app/main.js', provision: false }, 3100, r.deps);
     r.child.emit('error', new Error('spawn /x/electron EACCES'));
     r.child.emit('exit', null, 'SIGABRT');
     expect(r.headless()).toBe(1);
@@ -80,8 +81,9 @@ describe('npm start', () => {
     writeFileSync(fake, `#!${process.execPath}\nprocess.stderr.write('libgtk-3.so.0: cannot open shared object file\\n');\nprocess.exit(127);\n`);
     chmodSync(fake, 0o755);
     const done = new Promise<string>((resolve) => {
-      launch({ mode: 'electron', binary: fake, entry: '/app/main.js' }, 3100, {
+      launch({ mode: 'electron', binary: fake, entry: '/app/main.js', provision: false }, 3100, {
         spawn: (c, a, o) => spawn(c, a, { ...o, stdio: 'ignore' }),
+        provision: () => Promise.reject(new Error('not called')),
         headless: () => resolve('headless'),
         say: () => {},
         exit: (code) => resolve(`exit ${code}`),
@@ -90,5 +92,42 @@ describe('npm start', () => {
       });
     });
     expect(await done).toBe('headless');
+  });
+
+  it('builds better-sqlite3 for Electron first when it has no build for it, then opens the window', async () => {
+    let provisioned = 0;
+    const r = recorder({ provision: async () => void provisioned++ });
+    launch({ mode: 'electron', binary: '/x/electron', entry: '/app/main.js', provision: true }, 3100, r.deps);
+    expect(r.spawned).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(provisioned).toBe(1);
+    expect(r.said[0]).toMatch(/Building better-sqlite3 for Electron/);
+    expect(r.spawned.map((s) => s.command)).toEqual(['/x/electron']);
+    expect(r.headless()).toBe(0);
+  });
+
+  it('when the Electron build of better-sqlite3 cannot be made, says why and what to run, then serves the board', async () => {
+    const r = recorder({ provision: () => Promise.reject(new Error('the build exited with code 1')) });
+    launch({ mode: 'electron', binary: '/x/electron', entry: '/app/main.js', provision: true }, 3100, r.deps);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.spawned).toEqual([]);
+    expect(r.headless()).toBe(1);
+    expect(r.said.at(-1)).toBe(headlessLine('better-sqlite3 could not be built for Electron: the build exited with code 1; run `npm run electron:native` to retry', 3100));
+  });
+
+  it('provisioning runs the built electron:native script as its own process', async () => {
+    const calls: { command: string; args: string[] }[] = [];
+    const child = new EventEmitter();
+    const done = provisionElectronNative((command, args) => {
+      calls.push({ command, args });
+      return child as any;
+    }, '/app');
+    child.emit('exit', 0);
+    await done;
+    expect(calls).toEqual([{ command: process.execPath, args: [path.join('/app', 'dist', 'main', 'electron', 'native-build.js')] }]);
+    const failing = new EventEmitter();
+    const failed = provisionElectronNative(() => failing as any, '/app');
+    failing.emit('exit', 1);
+    await expect(failed).rejects.toThrow('exited with code 1');
   });
 });
