@@ -103,7 +103,7 @@ export function materializeFiring(ctx: CoreContext, firingId: string, hooks: Fir
       summary: `Routine "${routine.title}" fired (${firing.trigger}${firing.slotKey ? `, slot ${firing.slotKey.replace('T', ' ')} ${routine.timezone}` : ''}): ${issue.identifier}`,
       details: { firingId: firing.id, issueId: issue.id, trigger: firing.trigger, slotAt: firing.slotAt },
     });
-    return settle('issue_created', null, issue.id);
+    return settle('issue_created', firing.reason, issue.id);
   });
 }
 
