@@ -10,7 +10,7 @@ import { insertComment } from './comments.js';
 import { withLinks, withLinksOne } from './links.js';
 import { wakeUnblocked } from './blockers.js';
 import { issueLabels } from '../labels/schema.js';
-import { setIssueLabels } from '../labels/service.js';
+import { assertLabels, setIssueLabels } from '../labels/service.js';
 import type { Actor } from '../http/actor.js';
 import { badRequest, conflict, ServiceError } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
@@ -84,6 +84,7 @@ export function createIssuesService(ctx: CoreContext) {
         if (input.parentId) assertParent(tx, companyId, null, input.parentId);
         if (input.projectId) assertProject(tx, companyId, input.projectId);
         if (input.goalId) assertGoal(tx, companyId, input.goalId);
+        if (input.labelIds) assertLabels(tx, companyId, input.labelIds);
         const row = insertIssue(tx, isoNow(ctx), actor, {
           companyId,
           title: input.title,

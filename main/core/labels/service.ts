@@ -28,19 +28,23 @@ export function labelIdsOf(db: Queryable, issueIds: string[]): Map<string, strin
   return out;
 }
 
+/** Every id must be a label of the company (else 400); called before anything is written. */
+export function assertLabels(db: Queryable, companyId: string, labelIds: string[]): void {
+  if (labelIds.length === 0) return;
+  const found = db.select({ id: labels.id }).from(labels).where(and(eq(labels.companyId, companyId), inArray(labels.id, labelIds))).all();
+  const missing = labelIds.filter((id) => !found.some((f) => f.id === id));
+  if (missing.length > 0) {
+    throw badRequest('invalid_label', `body.labelIds: not labels of this company: ${missing.join(', ')}`, { problems: [{ location: 'body', path: 'body.labelIds', message: 'unknown label' }] });
+  }
+}
+
 /**
  * Replaces an issue's labels inside the caller's transaction. Every id must be a label of the
  * issue's company (else 400, nothing written). Returns whether the set changed.
  */
 export function setIssueLabels(tx: Tx, at: string, issue: { id: string; companyId: string }, labelIds: string[]): boolean {
   const wanted = [...new Set(labelIds)];
-  if (wanted.length > 0) {
-    const found = tx.select({ id: labels.id }).from(labels).where(and(eq(labels.companyId, issue.companyId), inArray(labels.id, wanted))).all();
-    const missing = wanted.filter((id) => !found.some((f) => f.id === id));
-    if (missing.length > 0) {
-      throw badRequest('invalid_label', `body.labelIds: not labels of this company: ${missing.join(', ')}`, { problems: [{ location: 'body', path: 'body.labelIds', message: 'unknown label' }] });
-    }
-  }
+  assertLabels(tx, issue.companyId, wanted);
   const current = labelIdsOf(tx, [issue.id]).get(issue.id)!;
   if (current.length === wanted.length && current.every((id) => wanted.includes(id))) return false;
   tx.delete(issueLabels).where(eq(issueLabels.issueId, issue.id)).run();
