@@ -113,7 +113,15 @@ function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
     .groupBy(issues.id)
     .having(lte(sql`max(${issueBlockers.createdAt})`, longAgo))
     .all();
-  for (const { issue, since: blockedSince } of blocked) {
+  // Issues an agent (or the board) set to `blocked` and nobody touched for a day count too.
+  const stale = db
+    .select()
+    .from(issues)
+    .where(and(eq(issues.companyId, companyId), eq(issues.status, 'blocked'), lte(issues.lastActivityAt, longAgo)))
+    .all()
+    .filter((i) => !blocked.some((b) => b.issue.id === i.id))
+    .map((issue) => ({ issue, since: issue.lastActivityAt }));
+  for (const { issue, since: blockedSince } of [...blocked, ...stale]) {
     items.push({
       id: `issue_blocked:${issue.id}`,
       kind: 'issue_blocked',

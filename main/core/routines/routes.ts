@@ -37,7 +37,7 @@ export const routinesRoutes: RouteRegistrar = (app, s) => {
     handler: (req) => s.routines.rotateToken(req.actor, req.params.routineId),
   });
   app.post('/api/routines/:routineId/fire', {
-    schema: { tags, summary: 'Fire an api-triggered routine now (board or an agent of its company)', params: RoutineIdParams, body: AnyJson.optional(), response: { 201: RoutineFiring, ...errorResponses } },
+    schema: { tags, summary: 'Fire now: agents of the company fire api routines; the board fires any routine', params: RoutineIdParams, body: AnyJson.optional(), response: { 201: RoutineFiring, ...errorResponses } },
     handler: async (req, reply) => reply.code(201).send(s.routines.fireByApi(req.actor, req.params.routineId, req.body ?? null)),
   });
   app.get('/api/routines/:routineId/firings', {

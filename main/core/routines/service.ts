@@ -210,10 +210,13 @@ export function createRoutinesService(ctx: CoreContext, deps: { apiUrl: () => st
       });
     },
 
-    /** `POST /api/routines/{id}/fire`: the board or an agent of the routine's company. */
+    /**
+     * `POST /api/routines/{id}/fire`: an agent of the routine's company fires `api` routines; the
+     * board fires any routine by hand ("fire now"), recorded as an api firing.
+     */
     fireByApi(actor: Actor, routineId: string, payload: unknown): RoutineFiring {
       const row = requireRoutine(ctx.db, actor, routineId);
-      if (row.triggerKind !== 'api') throw conflict('wrong_trigger', `This routine is triggered by ${row.triggerKind}, not by the API`);
+      if (actor.kind === 'agent' && row.triggerKind !== 'api') throw conflict('wrong_trigger', `This routine is triggered by ${row.triggerKind}; agents may fire api routines only`);
       return toFiring(ctx.db, fire(ctx, hooks, row, 'api', payload));
     },
 

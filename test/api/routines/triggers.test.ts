@@ -78,14 +78,18 @@ describe('api trigger', () => {
     expect(await firings(t, r.id)).toHaveLength(2);
   });
 
-  it('an api routine cannot be fired by webhook, a schedule routine not by the api', async () => {
+  it('agents fire api routines only; the board may fire any routine by hand', async () => {
     t = await routineCore(manualClock('2026-06-01T08:00:00.000Z'));
     const { companyId, agentId } = await companyWithAgent(t);
     const r = await createRoutine(t, companyId, { title: 'Daily', assigneeAgentId: agentId, trigger: { kind: 'schedule', cron: '0 9 * * *', timezone: 'UTC' } });
     expect(r.webhookToken).toBeNull();
-    const res = await t.api('POST', `/api/routines/${r.id}/fire`);
+    const key = await createAgentKey(t, agentId);
+    const res = await t.api('POST', `/api/routines/${r.id}/fire`, { token: key });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('wrong_trigger');
+    const byBoard = await t.api('POST', `/api/routines/${r.id}/fire`);
+    expect(byBoard.status).toBe(201);
+    expect(byBoard.body).toMatchObject({ trigger: 'api', outcome: 'issue_created', slotKey: null });
   });
 
   it('delete is soft: the routine is gone from lists, its firings and issues stay', async () => {
