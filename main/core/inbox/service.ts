@@ -31,8 +31,8 @@ function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
     items.push({
       id: `approval:${a.id}`,
       kind: 'approval',
-      title: `Approval: ${a.type.replace(/_/g, ' ')}`,
-      summary: typeof a.payload.name === 'string' ? a.payload.name : typeof a.payload.title === 'string' ? a.payload.title : '',
+      title: a.type === 'hire_agent' ? `Hire ${typeof a.payload.name === 'string' ? a.payload.name : 'an agent'}` : `Strategy: ${typeof a.payload.title === 'string' ? a.payload.title : 'CEO strategy'}`,
+      summary: a.status === 'resubmitted' ? 'Resubmitted after your revision request' : 'Waiting for your decision',
       createdAt: a.updatedAt,
       link: { type: 'approval', id: a.id, path: `/approvals/${a.id}` },
       actions: ['approve', 'reject', 'dismiss'],
