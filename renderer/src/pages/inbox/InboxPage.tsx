@@ -62,7 +62,7 @@ function Item({ item, companyId }: { item: InboxItem; companyId: string }) {
         </div>
       </div>
       {answering && item.refs.issueId ? (
-        <div style={{ padding: '0 12px 12px' }}>
+        <div className="inbox-answer">
           <Interactions issueId={item.refs.issueId} focusId={item.refs.interactionId ?? null} />
         </div>
       ) : null}
@@ -83,7 +83,7 @@ export function InboxPage({ companyId }: PageProps) {
         <EmptyState title="Nothing waiting on you">Approvals, agent questions, failed runs, budget alerts, long-blocked issues and CRM drafts show up here.</EmptyState>
       ) : (
         <Card className="card-flush">
-          <div role="list" aria-label="Inbox">
+          <div className="inbox-list" role="list" aria-label="Inbox">
             {inbox.data.items.map((item) => (
               <Item key={item.id} item={item} companyId={companyId} />
             ))}

@@ -48,6 +48,7 @@ export function Dependencies({ issue, companyId }: { issue: IssueDetail; company
           </div>
           <form
             className="row"
+            style={{ alignItems: 'end' }}
             onSubmit={(e) => {
               e.preventDefault();
               if (ref.trim()) add.mutate(ref.trim());
