@@ -4,9 +4,9 @@ import { newItems } from '../pages/inbox/actions.js';
 import { navigate } from './router.js';
 
 /**
- * The inbox count in the window title (the desktop shell shows it in the taskbar and tray tooltip
- * too), and one OS notification per new item once the founder allowed them (Notification API:
- * the browser's in the headless board, Electron's in the desktop window).
+ * The inbox count in the window title, and in the headless board one OS notification per new item
+ * once the founder allowed them (the browser's Notification API). The desktop shell notifies
+ * natively and shows the count in its tray (main/electron).
  */
 export function useInboxWatch(companyId: string, items: readonly InboxItem[] | undefined): void {
   const known = useRef<{ companyId: string; ids: Set<string> } | null>(null);
@@ -19,7 +19,8 @@ export function useInboxWatch(companyId: string, items: readonly InboxItem[] | u
     const prev = known.current?.companyId === companyId ? known.current.ids : null;
     const fresh = newItems(prev, items);
     known.current = { companyId, ids: new Set([...(prev ?? []), ...items.map((i) => i.id)]) };
-    if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+    // The desktop shell (window.headcount) raises its own native notifications from the core's events.
+    if ('headcount' in window || typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
     for (const item of fresh) {
       const n = new Notification(item.title, { body: item.summary, tag: item.id });
       n.onclick = () => {

@@ -16,7 +16,8 @@ import { actionRequest, KIND_LABEL, KIND_TONE } from './actions.js';
 const ACTION_LABEL = { approve: 'Approve', reject: 'Reject', accept: 'Accept', retry: 'Retry run', answer: 'Answer', open: 'Open', dismiss: 'Dismiss' } as const;
 
 function NotificationsSwitch() {
-  const supported = typeof Notification !== 'undefined';
+  // The desktop shell notifies natively (main/electron); the switch is for the browser board.
+  const supported = typeof Notification !== 'undefined' && !('headcount' in window);
   const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
   if (!supported || permission === 'granted') return null;
   if (permission === 'denied') return <span className="faint" style={{ fontSize: 12 }}>Desktop notifications are blocked in this browser.</span>;
