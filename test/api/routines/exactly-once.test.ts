@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { tempHome, type TestCore } from '../../helpers/core.js';
+import { startCore, tempHome, type TestCore } from '../../helpers/core.js';
+import { fileKeyProvider } from '../../../main/core/secrets/master-key.js';
 import { companyWithAgent, createRoutine, firings, manualClock, routineCore, tick } from './helpers.js';
 
 const open: TestCore[] = [];
@@ -19,7 +21,50 @@ async function core(clock: ReturnType<typeof manualClock>) {
   return c;
 }
 
+const ROUTINE_CORE = path.resolve(import.meta.dirname, '../../fixtures/routine-core.mjs');
+
+/** Runs one scheduler pass in a separate process (the built core); resolves with its exit. */
+function tickInProcess(home: string, at: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [ROUTINE_CORE, home, at], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
 describe('exactly one issue per slot', () => {
+  it('kill -9 of the core between recording the firing and inserting its issue: the restart creates exactly one issue', async () => {
+    home = tempHome();
+    const clock = manualClock('2026-06-01T08:00:00.000Z');
+    const first = await startCore({ home, clock, keyProvider: fileKeyProvider(home), heartbeats: false, routines: false, sequences: false });
+    const { companyId, agentId } = await companyWithAgent(first);
+    const r = await createRoutine(first, companyId, { title: 'Daily', assigneeAgentId: agentId, trigger: { kind: 'schedule', cron: '0 9 * * *', timezone: 'UTC' } });
+    await first.close();
+
+    // Another process (the built core) fires the 09:00 slot and is SIGKILLed before the issue insert.
+    const child = spawnSync(process.execPath, [ROUTINE_CORE, home, '2026-06-01T09:00:30.000Z', 'crash'], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    const sqlite = new Database(path.join(home, 'service.db'), { readonly: true });
+    try {
+      expect(sqlite.prepare('SELECT slot_key, outcome, issue_id FROM routine_firings').all()).toEqual([{ slot_key: '2026-06-01T09:00', outcome: 'pending', issue_id: null }]);
+      expect(sqlite.prepare('SELECT count(*) AS n FROM issues').get()).toEqual({ n: 0 });
+    } finally {
+      sqlite.close();
+    }
+
+    clock.set('2026-06-01T09:01:00.000Z');
+    const second = await startCore({ home, clock, keyProvider: fileKeyProvider(home), heartbeats: false, routines: false, sequences: false });
+    open.push(second);
+    tick(second);
+    tick(second);
+    const fs = await firings(second, r.id);
+    expect(fs).toMatchObject([{ outcome: 'issue_created', slotKey: '2026-06-01T09:00' }]);
+    expect((await second.api('GET', `/api/companies/${companyId}/issues`)).body.items.map((i: any) => i.id)).toEqual([fs[0].issueId]);
+  });
+
+
   it('a crash between recording the firing and inserting its issue: the restart creates exactly one issue', async () => {
     home = tempHome();
     const clock = manualClock('2026-06-01T08:00:00.000Z');
@@ -60,11 +105,30 @@ describe('exactly one issue per slot', () => {
     await first.close();
     open.splice(0);
     // routines on: start() runs a first pass by itself.
-    const { startCore } = await import('../../helpers/core.js');
     const second = await startCore({ clock, heartbeats: false, sequences: false, home });
     open.push(second);
     for (let i = 0; i < 100 && (await firings(second, r.id))[0].outcome === 'pending'; i++) await new Promise((res) => setTimeout(res, 20));
     expect(await firings(second, r.id)).toMatchObject([{ outcome: 'issue_created' }]);
+  });
+
+  it('two processes on one data home, racing for the same slot, fire it once', async () => {
+    home = tempHome();
+    const clock = manualClock('2026-06-01T08:00:00.000Z');
+    const setup = await startCore({ home, clock, keyProvider: fileKeyProvider(home), heartbeats: false, routines: false, sequences: false });
+    const { companyId, agentId } = await companyWithAgent(setup);
+    const r = await createRoutine(setup, companyId, { title: 'Daily', assigneeAgentId: agentId, trigger: { kind: 'schedule', cron: '0 9 * * *', timezone: 'UTC' }, concurrency: 'always' });
+    await setup.close();
+    const results = await Promise.all([tickInProcess(home, '2026-06-01T09:00:10.000Z'), tickInProcess(home, '2026-06-01T09:00:10.000Z')]);
+    expect(results.map((x) => x.code), results.map((x) => x.out).join('\n')).toEqual([0, 0]);
+    const claimed = results.map((x) => JSON.parse(x.out.trim().split('\n').pop()!).claimed as number);
+    expect(claimed.sort()).toEqual([0, 1]);
+    const sqlite = new Database(path.join(home, 'service.db'), { readonly: true });
+    try {
+      expect(sqlite.prepare('SELECT routine_id, slot_key, outcome FROM routine_firings').all()).toEqual([{ routine_id: r.id, slot_key: '2026-06-01T09:00', outcome: 'issue_created' }]);
+      expect(sqlite.prepare('SELECT count(*) AS n FROM issues').get()).toEqual({ n: 1 });
+    } finally {
+      sqlite.close();
+    }
   });
 
   it('two cores on one data home fire a slot once', async () => {
