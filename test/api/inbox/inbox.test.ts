@@ -91,3 +91,23 @@ describe('the inbox', () => {
     expect(activity.find((a: any) => a.action === 'inbox.dismissed')?.entityId).toBe(itemId);
   });
 });
+
+describe('budget items', () => {
+  it('a budget warning and a stop of this month are listed; next month they are gone', async () => {
+    const clock = manualClock('2026-06-10T08:00:00.000Z');
+    t = await startCore({ clock, heartbeats: false, routines: false, sequences: false });
+    const companyId = (await t.api('POST', '/api/companies', { body: { name: 'Acme', budgetMonthlyCents: 1000 } })).body.id;
+    const agent = await createAgent(t, companyId);
+    const cost = (cents: number) => t!.api('POST', `/api/companies/${companyId}/cost-events`, { body: { agentId: agent.id, provider: 'p', model: 'm', inputTokens: 1, outputTokens: 1, costCents: cents } });
+    expect((await cost(850)).status).toBe(201);
+    let items = await inbox(companyId);
+    expect(items.map((i) => i.kind)).toEqual(['budget_warning']);
+    expect(items[0]).toMatchObject({ title: 'Company budget at 80%', link: { path: '/costs' }, actions: ['open', 'dismiss'] });
+    clock.advance(60_000);
+    await cost(200);
+    items = await inbox(companyId);
+    expect(items.map((i) => i.kind)).toEqual(['budget_stop', 'budget_warning']);
+    clock.set('2026-07-01T00:00:01.000Z');
+    expect(await inbox(companyId)).toEqual([]);
+  });
+});
