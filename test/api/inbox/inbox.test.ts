@@ -111,3 +111,20 @@ describe('budget items', () => {
     expect(await inbox(companyId)).toEqual([]);
   });
 });
+
+describe('CRM drafts', () => {
+  it('a draft waiting for approval is listed with approve and reject until it is decided', async () => {
+    const { crmWorld, createOutbox, allow, rule, send } = await import('../crm/helpers.js');
+    const w = await crmWorld({ core: { routines: false, sequences: false } });
+    t = w.t;
+    await allow(w, 'handle', 'lead');
+    await rule(w, { name: 'everything waits', action: 'queue_for_manual', priority: 10 });
+    const dry = await createOutbox(w, { channel: 'dry-run' });
+    const draft = await send(w, { channel: 'dry-run', outboxId: dry.id, to: 'lead', payload: { text: 'hello' } });
+    expect(draft.body.status).toBe('draft_pending_approval');
+    const items = await inbox(w.companyId);
+    expect(items).toMatchObject([{ id: `crm_draft:${draft.body.id}`, kind: 'crm_draft', actions: ['approve', 'reject', 'dismiss'], refs: { activityId: draft.body.id } }]);
+    expect((await t.api('POST', `${w.base}/activities/${draft.body.id}/reject`, { body: {} })).status).toBe(200);
+    expect(await inbox(w.companyId)).toEqual([]);
+  });
+});
