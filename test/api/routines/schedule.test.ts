@@ -86,6 +86,22 @@ describe('schedule triggers in Europe/Berlin', () => {
     expect(await firings(t, r.id)).toHaveLength(1);
   });
 
+  it('a paused routine fires nothing; on resume it picks up from now, not the slots it was paused for', async () => {
+    const clock = manualClock('2026-05-04T06:00:00.000Z');
+    t = await routineCore(clock);
+    const { companyId, agentId } = await companyWithAgent(t);
+    const r = await createRoutine(t, companyId, { title: 'Hourly', assigneeAgentId: agentId, trigger: { kind: 'schedule', cron: '0 * * * *', timezone: 'UTC' }, catchUp: 'all', concurrency: 'always' });
+    const paused = await t.api('PATCH', `/api/routines/${r.id}`, { body: { enabled: false } });
+    expect(paused.body).toMatchObject({ enabled: false, nextFireTimes: [] });
+    stepThrough(t, clock, '2026-05-04T10:00:00.000Z', HOUR);
+    expect(await firings(t, r.id)).toEqual([]);
+    await t.api('PATCH', `/api/routines/${r.id}`, { body: { enabled: true } });
+    stepThrough(t, clock, '2026-05-04T11:00:00.000Z', HOUR);
+    expect((await firings(t, r.id)).map((f) => [f.slotKey, f.trigger])).toEqual([['2026-05-04T11:00', 'schedule']]);
+    const actions = (await t.api('GET', `/api/companies/${companyId}/activity?limit=50`)).body.items.map((a: any) => a.action);
+    expect(actions).toEqual(expect.arrayContaining(['routine.paused', 'routine.resumed', 'routine.fired']));
+  });
+
   it('refuses a cron without five fields and an unknown timezone, writing nothing', async () => {
     const clock = manualClock('2026-05-04T06:00:00.000Z');
     t = await routineCore(clock);
