@@ -50,6 +50,8 @@ export interface CoreOptions {
   events?: EventBus;
   /** Start the CRM sequence scheduler's interval (default true); tests tick it by hand. */
   sequences?: boolean;
+  /** Start the routine scheduler (default true); tests with an injected clock tick it by hand. */
+  routines?: boolean;
   /** Replaces the per-company chat-completions brand-voice checker (e.g. a local model in the shell). */
   brandVoiceChecker?: BrandVoiceChecker;
   /** Folder of the built board UI served at `/`; default dist/renderer. */
@@ -138,6 +140,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const server = app;
     if (options.heartbeats !== false) services.engine.start();
     if (options.sequences !== false) services.crmSequenceScheduler.start();
+    if (options.routines !== false) services.routineScheduler.start();
     // Old transcripts and surplus backups: deleted now and daily (settings in instance_settings).
     const retention = startRetention(ctx);
 
@@ -157,6 +160,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           // Runs are cancelled (their process trees killed) and recorded before the API goes away.
           retention.stop();
           await services.crmSequenceScheduler.stop();
+          services.routineScheduler.stop();
           await services.engine.stop();
           const closed = server.close();
           connections.closeIdle();

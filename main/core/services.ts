@@ -27,6 +27,11 @@ import type { BrandVoiceChecker } from './crm/brand-voice/checker.js';
 import { createPostIssueHooks } from './crm/hooks/service.js';
 import { createSequencesService } from './crm/sequences/service.js';
 import { createSequenceScheduler } from './crm/sequences/scheduler.js';
+import { createBlockersService } from './issues/blockers.js';
+import { createLabelsService } from './labels/service.js';
+import { createRoutinesService } from './routines/service.js';
+import { createRoutineScheduler } from './routines/scheduler.js';
+import { createInboxService } from './inbox/service.js';
 
 export interface ServicesOptions {
   /** The loopback URL agents call, known once the server listens. */
@@ -82,7 +87,11 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
   const crmHooks = createPostIssueHooks(ctx, { brandVoice: crmBrandVoice, issues: areas.issues });
   const crmSequences = createSequencesService(ctx);
   const crmSequenceScheduler = createSequenceScheduler(ctx, { dispatcher: () => crm.dispatcher });
-  return { ...areas, engine, runs: createRunsService(ctx, engine), adapterEnvironment, crm, crmBrandVoice, crmHooks, crmSequences, crmSequenceScheduler };
+  // Routines: the scheduler and the webhook/api firings share one set of test hooks (firing.ts).
+  const routineScheduler = createRoutineScheduler(ctx);
+  const routines = createRoutinesService(ctx, { apiUrl: options.apiUrl, hooks: routineScheduler.hooks });
+  const work = { blockers: createBlockersService(ctx), labels: createLabelsService(ctx), routines, routineScheduler, inbox: createInboxService(ctx) };
+  return { ...areas, ...work, engine, runs: createRunsService(ctx, engine), adapterEnvironment, crm, crmBrandVoice, crmHooks, crmSequences, crmSequenceScheduler };
 }
 
 /** A run's token keeps working this long after the run ends, for the CLI's last API calls. */

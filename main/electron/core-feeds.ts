@@ -3,6 +3,7 @@ import { EventBus, type CompanyEvent } from '../core/events/bus.js';
 import { activity } from '../core/activity/schema.js';
 import { heartbeatRuns } from '../core/heartbeat/schema.js';
 import type { Queryable } from '../core/context.js';
+import type { Services } from '../core/services.js';
 
 /**
  * The shell follows the core in-process: it hears every company's events as they are published
@@ -35,6 +36,13 @@ export class ShellEventBus extends EventBus {
 export function countRunningAgents(db: Queryable): number {
   const row = db.select({ n: countDistinct(heartbeatRuns.agentId) }).from(heartbeatRuns).where(eq(heartbeatRuns.status, 'running')).get();
   return row?.n ?? 0;
+}
+
+/** Items waiting on the founder in the inboxes of every company not archived (the tray's second number). */
+export function countInboxItems(services: Pick<Services, 'companies' | 'inbox'>): number {
+  let n = 0;
+  for (const c of services.companies.list({ kind: 'board' }, false)) n += services.inbox.list({ kind: 'board' }, c.id).count;
+  return n;
 }
 
 /** The details of the activity record behind an event (why an issue changed, which interaction). */

@@ -3,7 +3,7 @@ import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { Logger } from '../core/logger.js';
 import type { MasterKeyProvider } from '../core/secrets/master-key.js';
 import type { ShellPlatform, WebContentsLike, WindowLike } from './electron-like.js';
-import { activityDetails, countRunningAgents, RUN_COUNT_EVENTS, ShellEventBus } from './core-feeds.js';
+import { activityDetails, countInboxItems, countRunningAgents, ShellEventBus } from './core-feeds.js';
 import { claimSingleInstance, QuitCoordinator } from './lifecycle.js';
 import { Notifier } from './notifications.js';
 import { appOrigin, decideNavigation, decidePermission, decideWindowOpen, isAppUrl, revealablePath, webPreferences, withSecurityHeaders } from './policy.js';
@@ -98,7 +98,9 @@ export class DesktopShell {
     this.tray.onClick(() => this.openWindow());
     this.updateTray();
     this.unsubscribe = this.events.subscribeAll((event) => {
-      if (RUN_COUNT_EVENTS.has(event.type)) this.scheduleTrayUpdate();
+      // Runs change the running count; almost any other event may change the inbox count. The
+      // transcript stream changes neither.
+      if (event.type !== 'run.log') this.scheduleTrayUpdate();
       try {
         this.notifier.handle(event);
       } catch (err) {
@@ -224,11 +226,12 @@ export class DesktopShell {
 
   updateTray(): void {
     if (!this.core || !this.tray || this.quit.phase !== 'running') return;
-    const label = trayLabel(countRunningAgents(this.core.database.db));
+    const label = trayLabel(countRunningAgents(this.core.database.db), countInboxItems(this.core.services));
     this.tray.setToolTip(label.tooltip);
     this.tray.setTitle(label.title);
     this.tray.setMenu([
       { label: label.menuLabel, enabled: false },
+      ...(label.inboxLabel ? [{ label: label.inboxLabel, enabled: false }] : []),
       { type: 'separator' },
       { label: 'Open Headcount', click: () => this.openWindow() },
       { label: 'Quit Headcount', click: () => this.platform.app.quit() },

@@ -25,12 +25,12 @@ const SKIPPED = new Set([
 ]);
 
 
-// The heartbeat engine and the CRM sequence scheduler are off: their ticks turn what successful fuzz
+// The heartbeat engine, the CRM sequence scheduler and the routine scheduler are off: their ticks turn what successful fuzz
 // requests left behind (an issue assigned to the agent, an @mention, a sequence enrollment) into
 // writes from a timer, which would race with the before/after snapshots around a rejected request.
 // The request paths are the same either way.
 async function setup(): Promise<{ t: TestCore; ctx: FuzzContext; operations: Operation[] }> {
-  const t = await startCore({ heartbeats: false, sequences: false });
+  const t = await startCore({ heartbeats: false, sequences: false, routines: false });
   const companyId = await createCompany(t, 'Fuzz Co');
   const agent = await createAgent(t, companyId);
   const agentKey = await createAgentKey(t, agent.id);

@@ -14,3 +14,7 @@ export * from '../crm/schema.js';
 export * from '../crm/brand-voice/schema.js';
 export * from '../crm/hooks/schema.js';
 export * from '../crm/sequences/schema.js';
+export * from '../issues/blockers-schema.js';
+export * from '../labels/schema.js';
+export * from '../routines/schema.js';
+export * from '../inbox/schema.js';

@@ -3,6 +3,7 @@ import { issues, type IssueRow } from './schema.js';
 import { agents } from '../agents/schema.js';
 import type { Issue } from './contract.js';
 import { toIssue } from './present.js';
+import { blockedRefusal } from './blockers.js';
 import { requireIssue } from './lookup.js';
 import type { Actor } from '../http/actor.js';
 import { badRequest, conflict, forbidden, ServiceError } from '../errors.js';
@@ -45,6 +46,9 @@ export function createCheckoutService(ctx: CoreContext) {
       return inTransaction(ctx, (tx) => {
         const issue = requireIssue(tx, actor, issueRef);
         const agent = checkoutAgent(tx, actor, issue, req.agentId);
+        // Work waiting for unfinished issues cannot start; the holder's own re-checkout still can.
+        const blocked = issue.checkoutAgentId === agent.id ? null : blockedRefusal(tx, issue);
+        if (blocked) throw blocked;
         const at = isoNow(ctx);
         const run = req.runId;
         // Runs of this agent still alive, known to the engine: their locks are never adopted.

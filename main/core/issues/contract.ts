@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, Timestamp, TitleText } from '../http/common-contract.js';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schema.js';
 import { DocumentSummary, PlanDocument } from './documents/contract.js';
+import { LabelIds } from '../labels/contract.js';
 
 export const IssueStatus = z.enum(ISSUE_STATUSES);
 export const IssuePriority = z.enum(ISSUE_PRIORITIES).describe('critical, high, medium, low; lists sort in this order');
@@ -39,6 +40,15 @@ export const Issue = z
   .meta({ id: 'Issue' });
 export type Issue = z.infer<typeof Issue>;
 
+/** An issue with its labels and dependencies: lists, GET, create and PATCH answer with this. */
+export const IssueWithLinks = Issue.extend({
+  labelIds: z.array(Id),
+  blockedBy: z.array(Id).describe('Issues this one waits for'),
+  blocks: z.array(Id).describe('Issues waiting for this one'),
+  openBlockerIds: z.array(Id).describe('Blockers not yet done; while any is left the issue cannot be checked out'),
+}).meta({ id: 'IssueWithLinks' });
+export type IssueWithLinks = z.infer<typeof IssueWithLinks>;
+
 const Title = TitleText(500);
 const Description = z.string().max(100_000);
 const BillingCode = z.string().trim().max(100);
@@ -53,6 +63,7 @@ export const CreateIssueBody = z.strictObject({
   projectId: Id.nullable().optional(),
   goalId: Id.nullable().optional(),
   billingCode: BillingCode.nullable().optional(),
+  labelIds: LabelIds.optional(),
 });
 export type CreateIssueInput = z.infer<typeof CreateIssueBody>;
 
@@ -67,6 +78,7 @@ export const PatchIssueBody = z.strictObject({
   parentId: Id.nullable().optional(),
   billingCode: BillingCode.nullable().optional(),
   comment: z.string().trim().min(1).max(65_536).optional().describe('Adds a comment in the same transaction'),
+  labelIds: LabelIds.optional(),
 });
 export type PatchIssueInput = z.infer<typeof PatchIssueBody>;
 
@@ -89,16 +101,17 @@ export const ListIssuesQuery = z.strictObject({
   assigneeAgentId: AgentRef.optional(),
   projectId: Id.optional(),
   parentId: Id.optional(),
+  labelId: Id.optional().describe('Only issues carrying this label'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(300).optional(),
 });
 
-export const IssuePage = z.object({ items: z.array(Issue), nextCursor: z.string().nullable() }).meta({ id: 'IssuePage' });
+export const IssuePage = z.object({ items: z.array(IssueWithLinks), nextCursor: z.string().nullable() }).meta({ id: 'IssuePage' });
 
 const ProjectRef = z.object({ id: Id, name: z.string(), status: z.string() }).nullable();
 const GoalRef = z.object({ id: Id, title: z.string(), status: z.string() }).nullable();
 
-export const IssueDetail = Issue.extend({
+export const IssueDetail = IssueWithLinks.extend({
   project: ProjectRef,
   goal: GoalRef,
   ancestors: z

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { issues, ISSUE_PRIORITIES, type IssuePriority, type IssueRow, type IssueStatus } from './schema.js';
 import { companies } from '../companies/schema.js';
 import { requestWake } from './wake.js';
+import { openBlockers } from './blockers.js';
 import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
 import { actorRef } from '../http/actor.js';
@@ -76,9 +77,12 @@ export function insertIssue(tx: Tx, at: string, actor: Actor, input: NewIssue, d
   return row;
 }
 
-/** Wakes the issue's assignee, unless the assignee is the one acting. */
+/**
+ * Wakes the issue's assignee, unless the assignee is the one acting or the issue waits for open
+ * blockers (the last blocker's completion wakes it then, see blockers.ts).
+ */
 export function wakeAssignee(tx: Tx, at: string, actor: Actor, row: IssueRow): void {
-  if (row.assigneeAgentId && !(actor.kind === 'agent' && actor.agentId === row.assigneeAgentId)) {
+  if (row.assigneeAgentId && !(actor.kind === 'agent' && actor.agentId === row.assigneeAgentId) && openBlockers(tx, row.id).length === 0) {
     requestWake(tx, at, { companyId: row.companyId, agentId: row.assigneeAgentId, reason: 'assignment', issueId: row.id });
   }
 }

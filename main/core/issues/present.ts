@@ -7,6 +7,7 @@ import { goals } from '../goals/schema.js';
 import type { Queryable } from '../context.js';
 import { legacyPlanBlock } from './legacy-plan.js';
 import { documentSummaries, planDocument } from './documents/service.js';
+import { withLinksOne } from './links.js';
 
 export function toIssue(row: IssueRow): Issue {
   return {
@@ -70,7 +71,7 @@ export function issueDetail(db: Queryable, row: IssueRow): IssueDetail {
   }
   const legacy = legacyPlanBlock(row.description);
   return {
-    ...toIssue(row),
+    ...withLinksOne(db, toIssue(row)),
     project: projectRef(db, row.projectId),
     goal: goalRef(db, row.goalId),
     ancestors,

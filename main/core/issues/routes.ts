@@ -4,7 +4,8 @@ import type { RouteRegistrar } from '../http/types.js';
 import { errorResponses } from '../http/types.js';
 import { CompanyIdParams, EmptyBody } from '../http/common-contract.js';
 import { ServiceError, badRequest } from '../errors.js';
-import { CheckoutBody, Comment, CreateCommentBody, CreateIssueBody, Issue, IssueDetail, IssuePage, ListIssuesQuery, PatchIssueBody } from './contract.js';
+import { CheckoutBody, Comment, CreateCommentBody, CreateIssueBody, Issue, IssueDetail, IssuePage, IssueWithLinks, ListIssuesQuery, PatchIssueBody } from './contract.js';
+import { AddBlockerBody, BlockerParams, IssueDependencies } from './blockers-contract.js';
 import { IssueIdParams } from './params.js';
 import type { Services } from '../services.js';
 
@@ -43,7 +44,7 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.post('/api/companies/:companyId/issues', {
-    schema: { tags, params: CompanyIdParams, body: CreateIssueBody, response: { 201: Issue, ...errorResponses } },
+    schema: { tags, params: CompanyIdParams, body: CreateIssueBody, response: { 201: IssueWithLinks, ...errorResponses } },
     handler: async (req, reply) => reply.code(201).send(s.issues.create(req.actor, req.params.companyId, req.body)),
   });
 
@@ -53,7 +54,7 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.patch('/api/issues/:issueId', {
-    schema: { tags, params: IssueIdParams, headers: RunHeader, body: PatchIssueBody, response: { 200: Issue, ...errorResponses } },
+    schema: { tags, params: IssueIdParams, headers: RunHeader, body: PatchIssueBody, response: { 200: IssueWithLinks, ...errorResponses } },
     handler: (req) => {
       runIdOf(req, s);
       return s.issues.patch(req.actor, req.params.issueId, req.body);
@@ -75,6 +76,16 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
   app.post('/api/issues/:issueId/release', {
     schema: { tags, summary: 'Give the checkout back (in_progress returns to todo)', params: IssueIdParams, body: EmptyBody, response: { 200: Issue, ...errorResponses } },
     handler: (req) => s.checkout.release(req.actor, req.params.issueId),
+  });
+
+  app.post('/api/issues/:issueId/blockers', {
+    schema: { tags, summary: 'The issue waits for another issue of its company (409 dependency_cycle on a cycle)', params: IssueIdParams, body: AddBlockerBody, response: { 200: IssueDependencies, ...errorResponses } },
+    handler: (req) => s.blockers.add(req.actor, req.params.issueId, req.body.blockerIssueId),
+  });
+
+  app.delete('/api/issues/:issueId/blockers/:blockerIssueId', {
+    schema: { tags, summary: 'Removes a blocker; removing the last open one wakes the assignee', params: BlockerParams, response: { 200: IssueDependencies, ...errorResponses } },
+    handler: (req) => s.blockers.remove(req.actor, req.params.issueId, req.params.blockerIssueId),
   });
 
   app.get('/api/issues/:issueId/comments', {

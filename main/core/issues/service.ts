@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { issues, type IssueRow } from './schema.js';
-import type { CreateIssueInput, Issue, IssueDetail, PatchIssueInput } from './contract.js';
+import type { CreateIssueInput, IssueDetail, IssueWithLinks, PatchIssueInput } from './contract.js';
 import { toIssue, issueDetail } from './present.js';
 import { requireIssue } from './lookup.js';
 import { assertGoal, assertParent, assertProject, resolveAssignee } from './references.js';
@@ -8,6 +8,10 @@ import { checkStatusChange, RELEASING_STATUSES } from './status-rules.js';
 import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
 import { assertMayTakeOver } from './ownership.js';
+import { withLinks, withLinksOne } from './links.js';
+import { wakeUnblocked } from './blockers.js';
+import { issueLabels } from '../labels/schema.js';
+import { assertLabels, setIssueLabels } from '../labels/service.js';
 import type { Actor } from '../http/actor.js';
 import { badRequest, conflict, ServiceError } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
@@ -35,6 +39,7 @@ export interface ListIssuesFilter {
   assigneeAgentId?: string | undefined;
   projectId?: string | undefined;
   parentId?: string | undefined;
+  labelId?: string | undefined;
   limit: number;
   cursor?: string | undefined;
 }
@@ -68,7 +73,7 @@ export function createIssuesService(ctx: CoreContext) {
       return () => statusListeners.delete(listener);
     },
 
-    create(actor: Actor, companyId: string, input: CreateIssueInput): Issue {
+    create(actor: Actor, companyId: string, input: CreateIssueInput): IssueWithLinks {
       return inTransaction(ctx, (tx) => {
         const company = requireCompany(tx, actor, companyId);
         if (company.status === 'archived') throw conflict('company_archived', 'Unarchive the company before adding issues');
@@ -80,6 +85,7 @@ export function createIssuesService(ctx: CoreContext) {
         if (input.parentId) assertParent(tx, companyId, null, input.parentId);
         if (input.projectId) assertProject(tx, companyId, input.projectId);
         if (input.goalId) assertGoal(tx, companyId, input.goalId);
+        if (input.labelIds) assertLabels(tx, companyId, input.labelIds);
         const row = insertIssue(tx, isoNow(ctx), actor, {
           companyId,
           title: input.title,
@@ -92,12 +98,13 @@ export function createIssuesService(ctx: CoreContext) {
           goalId: input.goalId,
           billingCode: input.billingCode,
         });
-        return toIssue(row);
+        if (input.labelIds?.length) setIssueLabels(tx, row.createdAt, row, input.labelIds);
+        return withLinksOne(tx, toIssue(row));
       });
     },
 
     /** Sorted by priority, then most recent activity; cursor-paginated. */
-    list(actor: Actor, companyId: string, filter: ListIssuesFilter): { items: Issue[]; nextCursor: string | null } {
+    list(actor: Actor, companyId: string, filter: ListIssuesFilter): { items: IssueWithLinks[]; nextCursor: string | null } {
       requireCompany(ctx.db, actor, companyId);
       const where: SQL[] = [eq(issues.companyId, companyId)];
       if (filter.status?.length) where.push(inArray(issues.status, filter.status));
@@ -114,6 +121,7 @@ export function createIssuesService(ctx: CoreContext) {
       }
       if (filter.projectId) where.push(eq(issues.projectId, filter.projectId));
       if (filter.parentId) where.push(eq(issues.parentId, filter.parentId));
+      if (filter.labelId) where.push(sql`EXISTS (SELECT 1 FROM ${issueLabels} WHERE ${issueLabels.issueId} = ${issues.id} AND ${issueLabels.labelId} = ${filter.labelId})`);
       if (filter.cursor) {
         const c = decodeCursor(filter.cursor);
         where.push(
@@ -129,14 +137,14 @@ export function createIssuesService(ctx: CoreContext) {
         .all();
       const items = rows.slice(0, filter.limit);
       const last = items[items.length - 1];
-      return { items: items.map(toIssue), nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null };
+      return { items: withLinks(ctx.db, items.map(toIssue)), nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null };
     },
 
     get(actor: Actor, idOrIdentifier: string): IssueDetail {
       return issueDetail(ctx.db, requireIssue(ctx.db, actor, idOrIdentifier));
     },
 
-    patch(actor: Actor, idOrIdentifier: string, input: PatchIssueInput): Issue {
+    patch(actor: Actor, idOrIdentifier: string, input: PatchIssueInput): IssueWithLinks {
       let statusChange: IssueStatusChange | undefined;
       const result = inTransaction(ctx, (tx) => {
         const row = requireIssue(tx, actor, idOrIdentifier);
@@ -193,7 +201,10 @@ export function createIssuesService(ctx: CoreContext) {
           if (RELEASING_STATUSES.includes(input.status)) Object.assign(changes, { checkoutAgentId: null, checkoutRunId: null, checkedOutAt: null });
         }
         const fields = Object.keys(changes).filter((f) => !['priorityRank', 'checkoutAgentId', 'checkoutRunId', 'checkedOutAt', 'startedAt', 'completedAt', 'cancelledAt'].includes(f));
-        if (fields.length === 0 && input.comment === undefined) return toIssue(row);
+        if (input.labelIds !== undefined && setIssueLabels(tx, at, row, input.labelIds)) {
+          recordActivity(tx, at, actor, { companyId: row.companyId, action: 'issue.labels_changed', entityType: 'issue', entityId: row.id, summary: `${row.identifier} labels set`, details: { labelIds: input.labelIds } });
+        }
+        if (fields.length === 0 && input.comment === undefined) return withLinksOne(tx, toIssue(row));
         let updated = row;
         if (Object.keys(changes).length > 0) {
           updated = tx
@@ -204,6 +215,7 @@ export function createIssuesService(ctx: CoreContext) {
             .get();
           if (changes.assigneeAgentId) wakeAssignee(tx, at, actor, updated);
           if (changes.status) statusChange = { issueId: row.id, companyId: row.companyId, from: row.status, to: changes.status, actor };
+          if (changes.status === 'done') wakeUnblocked(tx, at, actor, updated, `${row.identifier} is done`);
           recordActivity(tx, at, actor, {
             companyId: row.companyId,
             action: changes.status ? 'issue.status_changed' : 'issue.updated',
@@ -214,7 +226,7 @@ export function createIssuesService(ctx: CoreContext) {
           });
         }
         if (input.comment !== undefined) updated = insertComment(tx, at, actor, updated, input.comment).issue;
-        return toIssue(updated);
+        return withLinksOne(tx, toIssue(updated));
       });
       if (statusChange) notifyStatus(statusChange);
       return result;

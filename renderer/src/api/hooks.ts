@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/
 import { useApi } from '../app/api-context.js';
 import { toastError, toastSuccess } from '../stores/ui.js';
 import { keys } from './keys.js';
-import type { Agent, Approval, Company, CostSummary, HeartbeatRun, IssuePage, Page, Project } from './types.js';
+import type { Agent, Approval, Company, CostSummary, HeartbeatRun, Inbox, IssuePage, Label, Page, Project } from './types.js';
 
 /** Shared queries. Page-specific ones live beside their page, keyed per keys.ts. */
 export function useCompanies() {
@@ -31,7 +31,7 @@ export function useProjects(cid: string) {
   return useQuery({ queryKey: keys.projects(cid), queryFn: () => api.get<Project[]>(`/api/companies/${cid}/projects`) });
 }
 
-export function useIssues(cid: string, filters: { status?: string; assigneeAgentId?: string; projectId?: string; limit?: number } = {}) {
+export function useIssues(cid: string, filters: { status?: string; assigneeAgentId?: string; projectId?: string; labelId?: string; limit?: number } = {}) {
   const api = useApi();
   return useQuery({
     queryKey: keys.issues(cid, filters),
@@ -87,4 +87,15 @@ export function useAction<TVars, TResult>(
       options.onSuccess?.(result, vars);
     },
   });
+}
+
+export function useLabels(cid: string) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.labels(cid), queryFn: () => api.get<Label[]>(`/api/companies/${cid}/labels`) });
+}
+
+/** What waits on the founder (GET …/inbox): the sidebar count, the window title, the Inbox page, the dashboard. */
+export function useInbox(cid: string) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.inbox(cid), queryFn: () => api.get<Inbox>(`/api/companies/${cid}/inbox`) });
 }

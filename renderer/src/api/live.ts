@@ -17,7 +17,8 @@ const area = (type: string) => type.slice(0, type.indexOf('.') < 0 ? type.length
 export function invalidationsFor(companyId: string, event: Pick<LiveEvent, 'type' | 'data'>): Invalidation[] {
   if (event.type === 'run.log') return [];
   const entityId = typeof event.data.entityId === 'string' ? event.data.entityId : null;
-  const out: Invalidation[] = [{ queryKey: keys.activity(companyId) }];
+  // The inbox is computed from many areas (approvals, interactions, runs, budgets, issues): any event may change it.
+  const out: Invalidation[] = [{ queryKey: keys.activity(companyId) }, { queryKey: keys.inbox(companyId) }];
   switch (area(event.type)) {
     case 'agent':
     case 'agent_key':
@@ -51,6 +52,12 @@ export function invalidationsFor(companyId: string, event: Pick<LiveEvent, 'type
       break;
     case 'goal':
       out.push({ queryKey: keys.goals(companyId) });
+      break;
+    case 'routine':
+      out.push({ queryKey: keys.routines(companyId) }, { queryKey: ['routine'] }, { queryKey: keys.issues(companyId) });
+      break;
+    case 'label':
+      out.push({ queryKey: keys.labels(companyId) }, { queryKey: keys.issues(companyId) }, { queryKey: ['issue'] });
       break;
     default:
       // Unknown areas (plugins, CRM): everything under the company may have moved.

@@ -16,6 +16,9 @@ import type * as Attachments from '../../../main/core/issues/attachments/contrac
 import type * as Projects from '../../../main/core/projects/contract.js';
 import type * as Goals from '../../../main/core/goals/contract.js';
 import type * as Secrets from '../../../main/core/secrets/contract.js';
+import type * as Routines from '../../../main/core/routines/contract.js';
+import type * as Labels from '../../../main/core/labels/contract.js';
+import type * as InboxContract from '../../../main/core/inbox/contract.js';
 
 export type Company = Companies.Company;
 export type Agent = Agents.Agent;
@@ -46,7 +49,8 @@ export type RunLogPage = z.infer<typeof Heartbeat.RunLogPage>;
 export type RunLogRecord = RunLogPage['records'][number];
 export type HeartbeatSettings = z.infer<typeof Heartbeat.HeartbeatSettings>;
 
-export type Issue = Issues.Issue;
+export type Issue = Issues.Issue & Partial<Pick<Issues.IssueWithLinks, 'labelIds' | 'blockedBy' | 'blocks' | 'openBlockerIds'>>;
+export type IssueWithLinks = Issues.IssueWithLinks;
 export type IssueDetail = Issues.IssueDetail;
 export type IssueStatus = Issue['status'];
 export type IssuePriority = Issue['priority'];
@@ -71,6 +75,17 @@ export type Project = Projects.Project;
 export type Goal = Goals.Goal;
 export type Secret = Secrets.Secret;
 export type SystemStatus = Secrets.SystemStatus;
+
+export type Routine = Routines.Routine;
+export type RoutineWithToken = Routines.RoutineWithToken;
+export type RoutineFiring = Routines.RoutineFiring;
+export type CreateRoutineInput = z.input<typeof Routines.CreateRoutineBody>;
+export type Label = Labels.Label;
+export type InboxItem = InboxContract.InboxItem;
+export interface Inbox {
+  items: InboxItem[];
+  count: number;
+}
 
 /** A page of a cursor-paged list. */
 export interface Page<T> {

@@ -2,7 +2,8 @@ import { Suspense, useEffect, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from './api-context.js';
 import { keys } from '../api/keys.js';
-import { useCompanies, useApprovals } from '../api/hooks.js';
+import { useCompanies, useApprovals, useInbox } from '../api/hooks.js';
+import { useInboxWatch } from './inbox-watch.js';
 import { routes } from './routes.js';
 import { href, matchPath, navigate, useRoute } from './router.js';
 import { LiveUpdates } from './api-context.js';
@@ -53,6 +54,8 @@ function Frame({ companies, company }: { companies: Company[]; company: Company 
   const route = useRoute();
   const { setCompanyId, theme, setTheme, live } = useUi();
   const pending = useApprovals(company.id, 'pending');
+  const inbox = useInbox(company.id);
+  useInboxWatch(company.id, inbox.data?.items);
   const match = useMemo(() => {
     for (const r of routes) {
       const params = matchPath(r.pattern, route.path);
@@ -108,11 +111,11 @@ function Frame({ companies, company }: { companies: Company[]; company: Company 
               <div className="nav-section">{section.label}</div>
               {items.map((r) => {
                 const current = r.pattern === '/' ? route.path === '/' : route.path === r.pattern || route.path.startsWith(`${r.pattern}/`);
-                const count = r.pattern === '/approvals' ? pending.data?.length : undefined;
+                const count = r.pattern === '/approvals' ? pending.data?.length : r.pattern === '/inbox' ? inbox.data?.count : undefined;
                 return (
                   <a key={r.pattern} href={href(r.pattern)} aria-current={current ? 'page' : undefined} title={r.nav?.shortcut ? `g then ${r.nav.shortcut}` : undefined}>
                     {r.nav!.label}
-                    {count ? <span className="nav-count" aria-label={`${count} pending`}>{count}</span> : null}
+                    {count ? <span className="nav-count" aria-label={r.pattern === '/inbox' ? `${count} unread` : `${count} pending`}>{count}</span> : null}
                   </a>
                 );
               })}

@@ -12,6 +12,8 @@ import { RunsPage } from '../pages/runs/RunsPage.js';
 import { SecretsPage } from '../pages/secrets/SecretsPage.js';
 import { AdaptersPage } from '../pages/adapters/AdaptersPage.js';
 import { SettingsPage } from '../pages/settings/SettingsPage.js';
+import { InboxPage } from '../pages/inbox/InboxPage.js';
+import { RoutinesPage } from '../pages/routines/RoutinesPage.js';
 
 // recharts is large: the costs page loads on first visit.
 // xterm.js is large too: the run page (its terminal view) and the CRM page load on first visit.
@@ -32,10 +34,12 @@ export interface RouteDef {
  */
 export const routes: RouteDef[] = [
   { pattern: '/', component: DashboardPage, nav: { label: 'Dashboard', section: 'work', shortcut: 'd' } },
+  { pattern: '/inbox', component: InboxPage, nav: { label: 'Inbox', section: 'work', shortcut: 'n' } },
   { pattern: '/issues', component: IssuesPage, nav: { label: 'Issues', section: 'work', shortcut: 'i' } },
   { pattern: '/issues/:issueId', component: IssueDetailPage },
   { pattern: '/approvals', component: ApprovalsPage, nav: { label: 'Approvals', section: 'work', shortcut: 'a' } },
   { pattern: '/approvals/:approvalId', component: ApprovalDetailPage },
+  { pattern: '/routines', component: RoutinesPage, nav: { label: 'Routines', section: 'work', shortcut: 'u' } },
   { pattern: '/runs', component: RunsPage, nav: { label: 'Runs', section: 'work', shortcut: 'r' } },
   { pattern: '/runs/:runId', component: RunDetailPage },
   { pattern: '/agents', component: AgentsPage, nav: { label: 'Agents', section: 'company', shortcut: 'e' } },

@@ -166,6 +166,10 @@ describe('tray and notifications from the core events', () => {
     await until(() => platform.notices.length === 1, 'the run-failed notification');
     const { notice, click } = platform.notices[0]!;
     expect(notice.title).toBe('Run failed');
+    // The failed run waits in the inbox: the tray says so.
+    const tray = platform.trays[0]!;
+    await until(() => tray.tooltip === 'Headcount: no agent running, 1 item in your inbox', 'the tray to count the inbox item');
+    expect(tray.menu[1]).toEqual({ label: '1 item in your inbox', enabled: false });
     click();
     expect(window.focused).toBe(true);
     expect(window.webContents.executed[0]).toMatch(new RegExp(`^location\\.hash = "#/runs/[^"]+\\?company=${made.company}"$`));

@@ -5,9 +5,14 @@ import { trayIconPng } from '../../../main/electron/tray-icon.js';
 
 describe('tray label', () => {
   it('counts running agents', () => {
-    expect(trayLabel(0)).toEqual({ tooltip: 'Headcount: no agent running', title: '', menuLabel: 'No agent running' });
-    expect(trayLabel(1)).toEqual({ tooltip: 'Headcount: 1 agent running', title: '1', menuLabel: '1 agent running' });
-    expect(trayLabel(4)).toEqual({ tooltip: 'Headcount: 4 agents running', title: '4', menuLabel: '4 agents running' });
+    expect(trayLabel(0)).toEqual({ tooltip: 'Headcount: no agent running', title: '', menuLabel: 'No agent running', inboxLabel: null });
+    expect(trayLabel(1)).toEqual({ tooltip: 'Headcount: 1 agent running', title: '1', menuLabel: '1 agent running', inboxLabel: null });
+    expect(trayLabel(4)).toEqual({ tooltip: 'Headcount: 4 agents running', title: '4', menuLabel: '4 agents running', inboxLabel: null });
+  });
+  it('adds the inbox count to the tooltip and the menu', () => {
+    expect(trayLabel(0, 1)).toEqual({ tooltip: 'Headcount: no agent running, 1 item in your inbox', title: '', menuLabel: 'No agent running', inboxLabel: '1 item in your inbox' });
+    expect(trayLabel(2, 3).tooltip).toBe('Headcount: 2 agents running, 3 items in your inbox');
+    expect(trayLabel(2, -1).inboxLabel).toBeNull();
   });
   it('treats nonsense as zero', () => {
     expect(trayLabel(-2).title).toBe('');

@@ -2,9 +2,9 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
-import { useAgents, useApprovals, useCompany, useCostSummary, useIssues, useRuns } from '../../api/hooks.js';
+import { useAgents, useCompany, useCostSummary, useInbox, useIssues, useRuns } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
-import type { Interaction, Issue, Page } from '../../api/types.js';
+import type { Page } from '../../api/types.js';
 import { PageHeader, Section, Stat, Loading, ErrorBox, Card } from '../../components/Page.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { Pill } from '../../components/Pill.js';
@@ -12,7 +12,7 @@ import { Button } from '../../components/Button.js';
 import { BudgetBar } from '../../components/BudgetBar.js';
 import { formatCents, timeAgo, duration } from '../../app/format.js';
 import { href, navigate } from '../../app/router.js';
-import { buildInbox, INBOX_LABEL } from './needs-you.js';
+import { KIND_LABEL, KIND_TONE } from '../inbox/actions.js';
 
 interface ActivityRow {
   id: string;
@@ -64,54 +64,22 @@ function RecentActivity({ companyId, agentName }: { companyId: string; agentName
   );
 }
 
-/** Pending interactions of the issues that had one posted recently (there is no company-wide list). */
-function usePendingInteractions(cid: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...keys.issues(cid), 'pending-interactions'],
-    queryFn: async () => {
-      const recent = await api.get<Page<ActivityRow>>(`/api/companies/${cid}/activity`, { action: 'issue.interaction_created', limit: 50 });
-      const issueIds = [...new Set(recent.items.map((a) => a.entityId))].slice(0, 20);
-      const lists = await Promise.all(
-        issueIds.map(async (id) => {
-          const [issue, interactions] = await Promise.all([api.get<Issue>(`/api/issues/${id}`), api.get<Interaction[]>(`/api/issues/${id}/interactions`)]);
-          return interactions.filter((i) => i.status === 'pending').map((i) => ({ ...i, issueIdentifier: `${issue.identifier} · ${issue.title}` }));
-        }),
-      );
-      return lists.flat();
-    },
-  });
-}
-
 export function DashboardPage({ companyId }: PageProps) {
   const company = useCompany(companyId);
   const agents = useAgents(companyId);
   const summary = useCostSummary(companyId);
-  const approvals = useApprovals(companyId, 'pending');
+  const needsYou = useInbox(companyId);
   const blocked = useIssues(companyId, { status: 'blocked' });
   const open = useIssues(companyId, { status: 'todo,in_progress,in_review,blocked' });
   const runs = useRuns(companyId, { limit: 50 });
-  const failed = useRuns(companyId, { status: 'failed', limit: 20 });
-  const timedOut = useRuns(companyId, { status: 'timed_out', limit: 20 });
-  const interactions = usePendingInteractions(companyId);
 
   const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const agentName = (id: string) => names.get(id) ?? 'Unknown agent';
   const running = (agents.data ?? []).filter((a) => a.status === 'running');
   const activeRuns = (runs.data?.items ?? []).filter((r) => r.status === 'running' || r.status === 'queued');
 
-  const inbox = useMemo(() => {
-    const latest = new Map<string, NonNullable<typeof runs.data>['items'][number]>();
-    for (const r of runs.data?.items ?? []) if (!latest.has(r.agentId)) latest.set(r.agentId, r);
-    return buildInbox({
-      approvals: approvals.data ?? [],
-      interactions: interactions.data ?? [],
-      blocked: blocked.data?.items ?? [],
-      failedRuns: [...(failed.data?.items ?? []), ...(timedOut.data?.items ?? [])],
-      latestRunByAgent: latest,
-      agentName: (id) => names.get(id) ?? 'Unknown agent',
-    });
-  }, [approvals.data, interactions.data, blocked.data, failed.data, timedOut.data, runs.data, names]);
+  // The inbox API decides what needs the founder; the dashboard shows its newest items.
+  const inbox = needsYou.data?.items ?? [];
 
   if (agents.isPending || company.isPending) return <div className="page"><Loading /></div>;
   if (agents.isError) return <div className="page"><ErrorBox error={agents.error} retry={() => void agents.refetch()} /></div>;
@@ -124,27 +92,27 @@ export function DashboardPage({ companyId }: PageProps) {
       <div className="grid-4" style={{ marginBottom: 24 }}>
         <Stat label="Running agents" value={running.length} hint={`${agents.data.filter((a) => a.status !== 'terminated').length} on the team`} />
         <Stat label="Spent this month" value={s ? formatCents(s.spentCents) : '—'} hint={s ? (s.budgetMonthlyCents ? `of ${formatCents(s.budgetMonthlyCents)}` : 'no budget limit') : undefined} />
-        <Stat label="Needs you" value={inbox.length} hint="approvals, questions, blocks, failures" />
+        <Stat label="Needs you" value={inbox.length} hint="approvals, questions, failures, budgets" />
         <Stat label="Open issues" value={open.data?.items.length ?? '—'} hint={`${blocked.data?.items.length ?? 0} blocked`} />
       </div>
 
       <div className="grid-2">
         <div>
-        <Section title="Needs you">
+        <Section title="Needs you" actions={<Button size="sm" variant="ghost" onClick={() => navigate('/inbox')}>Inbox</Button>}>
           {inbox.length === 0 ? (
             <EmptyState title="Nothing waiting on you">Approvals, agent questions, blocked issues and failed runs show up here.</EmptyState>
           ) : (
             <div className="list" role="list" aria-label="Needs you">
-              {inbox.map((item) => (
-                <div key={`${item.kind}:${item.id}`} role="listitem">
-                <a className="list-item" href={href(item.href)}>
-                  <Pill tone={item.kind === 'failed_run' || item.kind === 'blocked' ? 'red' : item.kind === 'approval' ? 'amber' : 'violet'}>{INBOX_LABEL[item.kind]}</Pill>
-                  <div className="grow">
-                    <div className="ellipsis">{item.title}</div>
-                    <div className="muted ellipsis" style={{ fontSize: 12 }}>{item.detail}</div>
-                  </div>
-                  <span className="faint" style={{ fontSize: 12 }}>{timeAgo(item.at)}</span>
-                </a>
+              {inbox.slice(0, 8).map((item) => (
+                <div key={item.id} role="listitem">
+                  <a className="list-item" href={href(item.link.path)}>
+                    <Pill tone={KIND_TONE[item.kind]}>{KIND_LABEL[item.kind]}</Pill>
+                    <div className="grow">
+                      <div className="ellipsis">{item.title}</div>
+                      {item.summary ? <div className="muted ellipsis" style={{ fontSize: 12 }}>{item.summary}</div> : null}
+                    </div>
+                    <span className="faint" style={{ fontSize: 12 }}>{timeAgo(item.createdAt)}</span>
+                  </a>
                 </div>
               ))}
             </div>

@@ -16,6 +16,8 @@ import { Comments } from './Comments.js';
 import { Interactions } from './Interactions.js';
 import { Documents } from './Documents.js';
 import { Attachments } from './Attachments.js';
+import { Dependencies, IssueLabels } from './Dependencies.js';
+import { BlockedMarker } from './IssueLinks.js';
 
 export function IssueDetailPage({ companyId, params, query }: PageProps) {
   const api = useApi();
@@ -66,7 +68,7 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
       ) : (
         <PageHeader
           title={i.title}
-          subtitle={<span className="row"><Pill status={i.status} /><Pill status={i.priority} /> <span>opened {timeAgo(i.createdAt)} by {i.createdByType === 'agent' ? name(i.createdById) ?? 'an agent' : i.createdByType === 'board' ? 'you' : 'Headcount'}</span></span>}
+          subtitle={<span className="row"><Pill status={i.status} /><Pill status={i.priority} /><BlockedMarker issue={i} /> <span>opened {timeAgo(i.createdAt)} by {i.createdByType === 'agent' ? name(i.createdById) ?? 'an agent' : i.createdByType === 'board' ? 'you' : 'Headcount'}</span></span>}
           actions={<Button onClick={() => (setTitle(i.title), setDescription(i.description), setEditing(true))}>Edit</Button>}
         />
       )}
@@ -75,6 +77,7 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
           <Section title="Description">
             <Card><div className="markdown">{i.description || <span className="faint">No description.</span>}</div></Card>
           </Section>
+          <Dependencies issue={i} companyId={companyId} />
           <Interactions issueId={i.id} focusId={query.get('interaction')} />
           <Documents issue={i} />
           <Attachments issue={i} />
@@ -89,6 +92,7 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
               <Select label="Project" value={i.projectId ?? ''} onChange={(e) => patch.mutate({ projectId: e.target.value || null })} options={[{ value: '', label: 'None' }, ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))]} />
             </div>
           </Card>
+          <IssueLabels issue={i} companyId={companyId} onChange={(labelIds) => patch.mutate({ labelIds })} />
           <Card>
             <dl className="kv" style={{ gridTemplateColumns: '96px minmax(0,1fr)', margin: 0 }}>
               <dt>Checkout</dt>

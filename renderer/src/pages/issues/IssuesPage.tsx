@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
-import { useAction, useAgents, useIssues, useProjects } from '../../api/hooks.js';
+import { useAction, useAgents, useIssues, useLabels, useProjects } from '../../api/hooks.js';
+import { BlockedMarker, LabelChips } from './IssueLinks.js';
 import { keys } from '../../api/keys.js';
 import { ISSUE_STATUSES, ISSUE_PRIORITIES, type Issue, type IssueStatus } from '../../api/types.js';
 import { PageHeader, Loading, ErrorBox } from '../../components/Page.js';
@@ -22,12 +23,13 @@ export function IssuesPage({ companyId, query }: PageProps) {
   const assignee = query.get('assignee') ?? '';
   const projectId = query.get('project') ?? '';
   const priority = query.get('priority') ?? '';
+  const labelId = query.get('label') ?? '';
   // The global `c` shortcut lands here with ?create=1: open the dialog, then drop the flag so a
   // reload or the back button does not open it again.
   const [creating, setCreatingState] = useState(() => query.get('create') === '1');
   const setCreating = (open: boolean) => {
     setCreatingState(open);
-    if (!open && query.get('create') === '1') navigate('/issues', { view: view === 'list' ? 'list' : undefined, status, assignee, project: projectId, priority }, true);
+    if (!open && query.get('create') === '1') navigate('/issues', { view: view === 'list' ? 'list' : undefined, status, assignee, project: projectId, priority, label: labelId }, true);
   };
   const createFlag = query.get('create') === '1';
   useEffect(() => {
@@ -36,13 +38,14 @@ export function IssuesPage({ companyId, query }: PageProps) {
   const [dragOver, setDragOver] = useState<IssueStatus | null>(null);
   const agents = useAgents(companyId);
   const projects = useProjects(companyId);
-  const issues = useIssues(companyId, { ...(status ? { status } : {}), ...(assignee ? { assigneeAgentId: assignee } : {}), ...(projectId ? { projectId } : {}) });
+  const labels = useLabels(companyId);
+  const issues = useIssues(companyId, { ...(status ? { status } : {}), ...(assignee ? { assigneeAgentId: assignee } : {}), ...(projectId ? { projectId } : {}), ...(labelId ? { labelId } : {}) });
   const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const items = (issues.data?.items ?? []).filter((i) => !priority || i.priority === priority);
   const columns = groupByStatus(items, status ? (status.split(',') as IssueStatus[]) : ISSUE_STATUSES.filter((s) => s !== 'cancelled'));
 
   const setFilter = (key: string, value: string) => {
-    const next: Record<string, string | undefined> = { view: view === 'list' ? 'list' : undefined, status, assignee, project: projectId, priority };
+    const next: Record<string, string | undefined> = { view: view === 'list' ? 'list' : undefined, status, assignee, project: projectId, priority, label: labelId };
     next[key] = value || undefined;
     navigate('/issues', next, true);
   };
@@ -72,12 +75,13 @@ export function IssuesPage({ companyId, query }: PageProps) {
         <Select label="Assignee" value={assignee} onChange={(e) => setFilter('assignee', e.target.value)} options={agentOptions(agents.data, 'Anyone')} />
         <Select label="Project" value={projectId} onChange={(e) => setFilter('project', e.target.value)} options={[{ value: '', label: 'Any project' }, ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))]} />
         <Select label="Priority" value={priority} onChange={(e) => setFilter('priority', e.target.value)} options={[{ value: '', label: 'Any priority' }, ...ISSUE_PRIORITIES.map((p) => ({ value: p, label: p }))]} />
+        <Select label="Label" value={labelId} onChange={(e) => setFilter('label', e.target.value)} options={[{ value: '', label: 'Any label' }, ...(labels.data ?? []).map((l) => ({ value: l.id, label: l.name }))]} />
       </div>
       {issues.isPending ? (
         <Loading />
       ) : issues.isError ? (
         <ErrorBox error={issues.error} retry={() => void issues.refetch()} />
-      ) : items.length === 0 && !status && !assignee && !projectId && !priority ? (
+      ) : items.length === 0 && !status && !assignee && !projectId && !priority && !labelId ? (
         <EmptyState title="No issues yet" action={<Button variant="primary" onClick={() => setCreating(true)}>New issue</Button>}>
           Create an issue and assign it to an agent; the agent wakes, checks it out and works on it.
         </EmptyState>
@@ -118,9 +122,11 @@ export function IssuesPage({ companyId, query }: PageProps) {
                   <div className="row">
                     <span className="faint mono">{i.identifier}</span>
                     <span className="spacer" />
+                    <BlockedMarker issue={i} />
                     {i.priority !== 'medium' ? <Pill status={i.priority} /> : null}
                   </div>
                   <div>{i.title}</div>
+                  <LabelChips ids={i.labelIds} labels={labels.data} />
                   <div className="row muted" style={{ fontSize: 12 }}>
                     <span className="grow ellipsis">{i.assigneeAgentId ? names.get(i.assigneeAgentId) ?? 'Agent' : 'Unassigned'}</span>
                     {i.checkoutAgentId ? <Pill tone="blue">checked out</Pill> : null}
@@ -140,7 +146,15 @@ export function IssuesPage({ companyId, query }: PageProps) {
             empty={<EmptyState title="No issue matches these filters">Clear a filter to see more.</EmptyState>}
             columns={[
               { key: 'id', header: 'ID', width: '90px', render: (i) => <span className="mono faint">{i.identifier}</span> },
-              { key: 'title', header: 'Title', render: (i) => i.title },
+              {
+                key: 'title',
+                header: 'Title',
+                render: (i) => (
+                  <span className="row" style={{ gap: 6, flexWrap: 'wrap' }}>
+                    {i.title} <BlockedMarker issue={i} /> <LabelChips ids={i.labelIds} labels={labels.data} />
+                  </span>
+                ),
+              },
               { key: 'status', header: 'Status', render: (i) => <Pill status={i.status} /> },
               { key: 'priority', header: 'Priority', render: (i) => <Pill status={i.priority} /> },
               { key: 'assignee', header: 'Assignee', render: (i) => (i.assigneeAgentId ? names.get(i.assigneeAgentId) ?? '—' : '—') },

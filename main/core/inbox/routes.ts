@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import type { RouteRegistrar } from '../http/types.js';
+import { errorResponses } from '../http/types.js';
+import { CompanyIdParams, EmptyBody } from '../http/common-contract.js';
+import { Inbox, InboxItemParams } from './contract.js';
+
+const tags = ['inbox'];
+
+export const inboxRoutes: RouteRegistrar = (app, s) => {
+  app.get('/api/companies/:companyId/inbox', {
+    schema: { tags, summary: 'What waits on the board, newest first (board only)', params: CompanyIdParams, response: { 200: Inbox, ...errorResponses } },
+    handler: (req) => s.inbox.list(req.actor, req.params.companyId),
+  });
+  app.post('/api/companies/:companyId/inbox/:itemId/dismiss', {
+    schema: { tags, summary: 'Hide an item for good (kept across restarts)', params: InboxItemParams, body: EmptyBody, response: { 204: z.null(), ...errorResponses } },
+    handler: async (req, reply) => {
+      s.inbox.dismiss(req.actor, req.params.companyId, req.params.itemId);
+      return reply.code(204).send(null);
+    },
+  });
+};

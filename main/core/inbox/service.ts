@@ -1,0 +1,180 @@
+import { and, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
+import { inboxDismissals } from './schema.js';
+import type { InboxItem } from './contract.js';
+import { approvals } from '../approvals/schema.js';
+import { issueInteractions, issues } from '../issues/schema.js';
+import { issueBlockers } from '../issues/blockers-schema.js';
+import { heartbeatRuns } from '../heartbeat/schema.js';
+import { agents } from '../agents/schema.js';
+import { budgetAlerts } from '../costs/schema.js';
+import { crmActivities } from '../crm/schema.js';
+import { monthWindow } from '../costs/window.js';
+import type { Actor } from '../http/actor.js';
+import { assertBoard } from '../access.js';
+import { notFound } from '../errors.js';
+import { recordActivity } from '../activity/service.js';
+import { requireCompany } from '../companies/service.js';
+import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
+
+/** Failed runs older than this leave the inbox by themselves. */
+const RUN_LOOKBACK_MS = 7 * 24 * 3600_000;
+/** An issue waiting for blockers longer than this needs the founder. */
+export const BLOCKED_FOR_MS = 24 * 3600_000;
+
+/**
+ * Everything waiting on the board, computed from the live records each time, so an item resolved
+ * elsewhere (approved, answered, a later run succeeded, the blocker done) is simply gone.
+ */
+function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
+  const items: InboxItem[] = [];
+  for (const a of db.select().from(approvals).where(and(eq(approvals.companyId, companyId), inArray(approvals.status, ['pending', 'resubmitted']))).all()) {
+    items.push({
+      id: `approval:${a.id}`,
+      kind: 'approval',
+      title: a.type === 'hire_agent' ? `Hire ${typeof a.payload.name === 'string' ? a.payload.name : 'an agent'}` : `Strategy: ${typeof a.payload.title === 'string' ? a.payload.title : 'CEO strategy'}`,
+      summary: a.status === 'resubmitted' ? 'Resubmitted after your revision request' : 'Waiting for your decision',
+      createdAt: a.updatedAt,
+      link: { type: 'approval', id: a.id, path: `/approvals/${a.id}` },
+      actions: ['approve', 'reject', 'dismiss'],
+      refs: { approvalId: a.id },
+    });
+  }
+  const interactions = db
+    .select({ i: issueInteractions, identifier: issues.identifier })
+    .from(issueInteractions)
+    .innerJoin(issues, eq(issues.id, issueInteractions.issueId))
+    .where(and(eq(issueInteractions.companyId, companyId), eq(issueInteractions.status, 'pending')))
+    .all();
+  for (const { i, identifier } of interactions) {
+    items.push({
+      id: `interaction:${i.id}`,
+      kind: 'interaction',
+      title: `${identifier}: ${i.title}`,
+      summary: i.summary || i.kind.replace(/_/g, ' '),
+      createdAt: i.createdAt,
+      link: { type: 'issue', id: i.issueId, path: `/issues/${identifier}` },
+      actions: i.kind === 'ask_user_questions' ? ['answer', 'open', 'dismiss'] : ['accept', 'reject', 'dismiss'],
+      refs: { issueId: i.issueId, interactionId: i.id, interactionKind: i.kind },
+    });
+  }
+  const since = new Date(now.getTime() - RUN_LOOKBACK_MS).toISOString();
+  const failed = db
+    .select({ r: heartbeatRuns, agentName: agents.name })
+    .from(heartbeatRuns)
+    .innerJoin(agents, eq(agents.id, heartbeatRuns.agentId))
+    .where(
+      and(
+        eq(heartbeatRuns.companyId, companyId),
+        inArray(heartbeatRuns.status, ['failed', 'timed_out', 'lost']),
+        gt(heartbeatRuns.queuedAt, since),
+        // Resolved elsewhere: a later run of the same agent succeeded.
+        sql`NOT EXISTS (SELECT 1 FROM heartbeat_runs later WHERE later.agent_id = ${heartbeatRuns.agentId} AND later.status = 'succeeded' AND later.queued_at > ${heartbeatRuns.queuedAt})`,
+      ),
+    )
+    .all();
+  for (const { r, agentName } of failed) {
+    items.push({
+      id: `run_failed:${r.id}`,
+      kind: 'run_failed',
+      title: `${agentName}: run ${r.status === 'timed_out' ? 'timed out' : r.status}`,
+      summary: r.errorCode ?? '',
+      createdAt: r.finishedAt ?? r.queuedAt,
+      link: { type: 'heartbeat_run', id: r.id, path: `/runs/${r.id}` },
+      actions: ['retry', 'open', 'dismiss'],
+      refs: { runId: r.id, agentId: r.agentId, issueId: r.taskIssueId },
+    });
+  }
+  const month = monthWindow(now);
+  for (const b of db.select().from(budgetAlerts).where(and(eq(budgetAlerts.companyId, companyId), eq(budgetAlerts.windowStart, month.start))).all()) {
+    const stop = b.threshold >= 100;
+    items.push({
+      id: `${stop ? 'budget_stop' : 'budget_warning'}:${b.id}`,
+      kind: stop ? 'budget_stop' : 'budget_warning',
+      title: `${b.agentId ? 'Agent' : 'Company'} budget ${stop ? 'reached: work stopped' : `at ${b.threshold}%`}`,
+      summary: `${(b.spentMicroCents / 1_000_000 / 100).toFixed(2)} of ${(b.budgetCents / 100).toFixed(2)} this month`,
+      createdAt: b.createdAt,
+      link: { type: 'costs', id: b.agentId ?? companyId, path: '/costs' },
+      actions: ['open', 'dismiss'],
+      refs: { agentId: b.agentId },
+    });
+  }
+  const longAgo = new Date(now.getTime() - BLOCKED_FOR_MS).toISOString();
+  const blocked = db
+    .select({ issue: issues, since: sql<string>`max(${issueBlockers.createdAt})` })
+    .from(issueBlockers)
+    .innerJoin(issues, eq(issues.id, issueBlockers.issueId))
+    .where(
+      and(
+        eq(issueBlockers.companyId, companyId),
+        notInArray(issues.status, ['done', 'cancelled']),
+        sql`EXISTS (SELECT 1 FROM issue_blockers ob JOIN issues bi ON bi.id = ob.blocker_issue_id WHERE ob.issue_id = ${issues.id} AND bi.status <> 'done')`,
+      ),
+    )
+    .groupBy(issues.id)
+    .having(lte(sql`max(${issueBlockers.createdAt})`, longAgo))
+    .all();
+  // Issues an agent (or the board) set to `blocked` and nobody touched for a day count too.
+  const stale = db
+    .select()
+    .from(issues)
+    .where(and(eq(issues.companyId, companyId), eq(issues.status, 'blocked'), lte(issues.lastActivityAt, longAgo)))
+    .all()
+    .filter((i) => !blocked.some((b) => b.issue.id === i.id))
+    .map((issue) => ({ issue, since: issue.lastActivityAt }));
+  for (const { issue, since: blockedSince } of [...blocked, ...stale]) {
+    items.push({
+      id: `issue_blocked:${issue.id}`,
+      kind: 'issue_blocked',
+      title: `${issue.identifier} blocked for more than a day`,
+      summary: issue.title,
+      createdAt: blockedSince,
+      link: { type: 'issue', id: issue.id, path: `/issues/${issue.identifier}` },
+      actions: ['open', 'dismiss'],
+      refs: { issueId: issue.id },
+    });
+  }
+  for (const d of db.select().from(crmActivities).where(and(eq(crmActivities.companyId, companyId), eq(crmActivities.status, 'draft_pending_approval'))).all()) {
+    items.push({
+      id: `crm_draft:${d.id}`,
+      kind: 'crm_draft',
+      title: `CRM draft to ${d.contact}`,
+      summary: `${d.channel} ${d.kind}`,
+      createdAt: d.createdAt,
+      link: { type: 'crm_activity', id: d.id, path: '/crm' },
+      actions: ['approve', 'reject', 'dismiss'],
+      refs: { activityId: d.id },
+    });
+  }
+  return items;
+}
+
+export function createInboxService(ctx: CoreContext) {
+  const open = (db: Queryable, companyId: string): InboxItem[] => {
+    const dismissed = new Set(db.select({ id: inboxDismissals.itemId }).from(inboxDismissals).where(eq(inboxDismissals.companyId, companyId)).all().map((d) => d.id));
+    return collect(db, companyId, ctx.clock.now())
+      .filter((i) => !dismissed.has(i.id))
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id)));
+  };
+  return {
+    /** Newest first. The inbox is the founder's: board only. */
+    list(actor: Actor, companyId: string): { items: InboxItem[]; count: number } {
+      assertBoard(actor, 'read the inbox');
+      requireCompany(ctx.db, actor, companyId);
+      const items = open(ctx.db, companyId);
+      return { items, count: items.length };
+    },
+
+    dismiss(actor: Actor, companyId: string, itemId: string): void {
+      assertBoard(actor, 'dismiss inbox items');
+      inTransaction(ctx, (tx) => {
+        requireCompany(tx, actor, companyId);
+        const item = open(tx, companyId).find((i) => i.id === itemId);
+        if (!item) throw notFound('Inbox item');
+        const at = isoNow(ctx);
+        tx.insert(inboxDismissals).values({ companyId, itemId, dismissedAt: at }).onConflictDoNothing().run();
+        recordActivity(tx, at, actor, { companyId, action: 'inbox.dismissed', entityType: 'inbox_item', entityId: itemId, summary: `Inbox item dismissed: ${item.title}`, details: { kind: item.kind } });
+      });
+    },
+  };
+}
+

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { RouteRegistrar } from '../http/types.js';
+import { errorResponses } from '../http/types.js';
+import { CompanyIdParams } from '../http/common-contract.js';
+import { CreateLabelBody, Label, LabelIdParams, PatchLabelBody } from './contract.js';
+
+const tags = ['labels'];
+
+export const labelsRoutes: RouteRegistrar = (app, s) => {
+  app.get('/api/companies/:companyId/labels', {
+    schema: { tags, params: CompanyIdParams, response: { 200: z.array(Label), ...errorResponses } },
+    handler: (req) => s.labels.list(req.actor, req.params.companyId),
+  });
+  app.post('/api/companies/:companyId/labels', {
+    schema: { tags, params: CompanyIdParams, body: CreateLabelBody, response: { 201: Label, ...errorResponses } },
+    handler: async (req, reply) => reply.code(201).send(s.labels.create(req.actor, req.params.companyId, req.body)),
+  });
+  app.patch('/api/labels/:labelId', {
+    schema: { tags, params: LabelIdParams, body: PatchLabelBody, response: { 200: Label, ...errorResponses } },
+    handler: (req) => s.labels.patch(req.actor, req.params.labelId, req.body),
+  });
+  app.delete('/api/labels/:labelId', {
+    schema: { tags, summary: 'Deletes the label and removes it from every issue', params: LabelIdParams, response: { 204: z.null(), ...errorResponses } },
+    handler: async (req, reply) => {
+      s.labels.remove(req.actor, req.params.labelId);
+      return reply.code(204).send(null);
+    },
+  });
+};
