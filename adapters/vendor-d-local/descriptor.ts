@@ -46,6 +46,8 @@ export const vendorDLocalAdapter: AdapterDescriptor = {
   configSchema: VendorDLocalConfig,
   execute: executeOpenCode,
   testEnvironment: testOpenCodeEnvironment,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.config/opencode/', '.local/share/opencode/', '.local/state/opencode/', '.cache/opencode/'],
   sessionCodec,
   listSkills,
   syncSkills,

@@ -3,6 +3,7 @@ import { badRequest } from '../errors.js';
 import { fieldProblems, validationError } from '../http/error-contract.js';
 import type { Queryable } from '../context.js';
 import { assertSecretRefs } from '../secrets/refs.js';
+import { ConfinementConfig, splitConfinement } from '../../../adapters/config-values.js';
 
 /**
  * Checks `adapterConfig` against the adapter type's schema and returns it with defaults applied,
@@ -30,12 +31,16 @@ export function validateAdapterConfig(
       problems: [{ location: 'body', path: 'body.adapterConfig.enableExperimental', message: 'must be true for an experimental adapter type' }],
     });
   }
-  const parsed = adapter.configSchema.safeParse(config);
-  if (!parsed.success) {
+  // The confinement settings (inheritEnv, sandbox) are the core's, valid for every adapter type.
+  const split = splitConfinement(config);
+  const confinement = ConfinementConfig.safeParse(split.confinement);
+  const parsed = adapter.configSchema.safeParse(split.adapterConfig);
+  if (!parsed.success || !confinement.success) {
+    const issues = [...(parsed.success ? [] : parsed.error.issues), ...(confinement.success ? [] : confinement.error.issues)];
     throw validationError(
       fieldProblems(
         'body',
-        parsed.error.issues.map((i) => ({
+        issues.map((i) => ({
           ...i,
           path: ['adapterConfig', ...i.path],
           // A refused record key (e.g. a reserved SERVICE_* env name) carries its reason in nested issues.
@@ -45,5 +50,5 @@ export function validateAdapterConfig(
     );
   }
   assertSecretRefs(db, companyId, parsed.data);
-  return parsed.data;
+  return { ...parsed.data, ...confinement.data };
 }
