@@ -244,7 +244,11 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
   }
   armIdle();
   try {
-    const { exitCode, signal } = await child.done;
+    const done = await child.done;
+    // bwrap reports a command killed by signal N as exit status 128 + N, as a shell does.
+    const bySignal = useSandbox && process.platform === 'linux' && done.exitCode !== null && done.exitCode > 128 && done.exitCode < 128 + 65;
+    const exitCode = bySignal ? null : done.exitCode;
+    const signal = bySignal ? signalName(done.exitCode! - 128) : done.signal;
     return { exitCode, signal, timedOut, idleTimedOut, cancelled, pid: child.pid, durationMs: Date.now() - started, sandboxed: useSandbox };
   } finally {
     cleanScratch();

@@ -129,6 +129,9 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
     '--dev', '/dev',
     '--proc', '/proc',
     ...mounts.flatMap((m) => m.args),
+    // Last, so the mount points of writable paths inside them could still be created: the empty
+    // folders over the data home take no writes (non-recursive, the binds inside stay writable).
+    ...hidden.flatMap((p) => ['--remount-ro', p]),
     '--unshare-pid',
     '--die-with-parent',
     '--new-session',
