@@ -47,7 +47,7 @@ export const vendorALocalAdapter: AdapterDescriptor = {
   execute: executeClaude,
   testEnvironment: testClaudeEnvironment,
   // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.claude/', '.claude.json', '.claude.json.backup', '.config/claude/'],
+  stateDirs: ['.claude/', '.claude.json', '.claude.json.backup', '.config/claude/', '$CLAUDE_CONFIG_DIR/'],
   sessionCodec,
   listSkills,
   syncSkills,

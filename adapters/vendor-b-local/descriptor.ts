@@ -51,7 +51,7 @@ export const vendorBLocalAdapter: AdapterDescriptor = {
   execute: executeCodex,
   testEnvironment: testCodexEnvironment,
   // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.codex/'],
+  stateDirs: ['.codex/', '$CODEX_HOME/'],
   sessionCodec,
   listSkills,
   syncSkills,

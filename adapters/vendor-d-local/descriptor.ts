@@ -47,7 +47,7 @@ export const vendorDLocalAdapter: AdapterDescriptor = {
   execute: executeOpenCode,
   testEnvironment: testOpenCodeEnvironment,
   // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.config/opencode/', '.local/share/opencode/', '.local/state/opencode/', '.cache/opencode/'],
+  stateDirs: ['.config/opencode/', '.local/share/opencode/', '.local/state/opencode/', '.cache/opencode/', '$XDG_CONFIG_HOME/opencode/', '$XDG_DATA_HOME/opencode/', '$OPENCODE_CONFIG'],
   sessionCodec,
   listSkills,
   syncSkills,

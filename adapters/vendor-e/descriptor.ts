@@ -47,7 +47,7 @@ export const vendorEAdapter: AdapterDescriptor = {
   execute: executeCursor,
   testEnvironment: testCursorEnvironment,
   // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.cursor/', '.config/cursor/'],
+  stateDirs: ['.cursor/', '.config/cursor/', '$CURSOR_CONFIG_DIR/'],
   sessionCodec,
   listSkills,
   syncSkills,

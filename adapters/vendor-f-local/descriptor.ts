@@ -46,7 +46,7 @@ export const vendorFLocalAdapter: AdapterDescriptor = {
   execute: executePi,
   testEnvironment: testPiEnvironment,
   // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.pi/'],
+  stateDirs: ['.pi/', '$PI_CODING_AGENT_DIR/'],
   sessionCodec,
   listSkills,
   syncSkills,

@@ -164,8 +164,8 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
   let spawnCommand = command;
   let spawnArgs = opts.args ?? [];
   if (useSandbox && scratchDir && confinement?.sandbox) {
-    const input = { cwd, home: env.HOME, scratchDir, policy: confinement.sandbox };
-    prepareStatePaths(env.HOME, confinement.sandbox.stateDirs);
+    const input = { cwd, env, scratchDir, policy: confinement.sandbox };
+    prepareStatePaths(env, confinement.sandbox.stateDirs);
     const wrapped =
       process.platform === 'darwin'
         ? seatbeltCommand({ ...input, command, args: spawnArgs })

@@ -181,9 +181,10 @@ export interface ServerAdapterModule {
   syncSkills?(ctx: SkillsContext, desiredSkills: string[]): Promise<SkillsSnapshot>;
   detectModel?(): Promise<DetectedModel>;
   /**
-   * The CLI's own state paths, relative to the agent's HOME, that stay writable inside the sandbox:
-   * `.claude/` (a trailing slash: a folder, created if missing), `.claude.json` (a file, bound when
-   * present). Everything else outside the run's cwd and scratch folder is read-only.
+   * The CLI's own state paths that stay writable inside the sandbox, relative to the agent's HOME
+   * (`.claude/`: a trailing slash is a folder, created if missing; `.claude.json`: a file, bound
+   * when present) or to a folder the agent's env names (`$CODEX_HOME/`). Everything else outside
+   * the run's cwd and scratch folder is read-only.
    */
   stateDirs?: string[];
 }

@@ -75,8 +75,8 @@ export interface BwrapInput {
   command: string;
   args: string[];
   cwd: string;
-  /** The agent's HOME (state dirs are relative to it). */
-  home: string | undefined;
+  /** The agent's environment (state paths are relative to its HOME or name one of its variables). */
+  env: Record<string, string | undefined>;
   scratchDir: string;
   policy: SandboxPolicy;
   /** The server's session bus address: its socket is masked too when it is a path. */
@@ -84,19 +84,29 @@ export interface BwrapInput {
   uid?: number;
 }
 
-/** Writable state paths that exist (or folders that may be created), absolute. */
-export function statePaths(home: string | undefined, stateDirs: readonly string[]): string[] {
-  if (!home) return [];
-  return stateDirs.map((d) => path.join(home, d));
+/**
+ * The state paths, absolute: relative entries are under HOME; `$NAME/rest` is under the folder the
+ * agent's variable NAME names (CLAUDE_CONFIG_DIR, CODEX_HOME...), left out when it is unset or
+ * not absolute.
+ */
+export function statePaths(env: Record<string, string | undefined>, stateDirs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const entry of stateDirs) {
+    const m = /^\$([A-Za-z_][A-Za-z0-9_]*)(\/.*)?$/.exec(entry);
+    const base = m ? env[m[1]!] : env.HOME;
+    if (!base || !path.isAbsolute(base)) continue;
+    const joined = path.join(base, m ? (m[2] ?? '') : entry);
+    out.push(entry.endsWith('/') && !joined.endsWith('/') ? `${joined}/` : joined);
+  }
+  return out;
 }
 
 /** Creates the state folders (entries ending in `/`) that do not exist yet, so they can be bound writable. */
-export function prepareStatePaths(home: string | undefined, stateDirs: readonly string[]): void {
-  if (!home || !existsSync(home)) return;
-  for (const dir of stateDirs) {
+export function prepareStatePaths(env: Record<string, string | undefined>, stateDirs: readonly string[]): void {
+  for (const dir of statePaths(env, stateDirs)) {
     if (!dir.endsWith('/')) continue;
     try {
-      mkdirSync(path.join(home, dir), { recursive: true, mode: 0o700 });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch {
       // a read-only HOME: the CLI will report what it cannot write
     }
@@ -104,8 +114,8 @@ export function prepareStatePaths(home: string | undefined, stateDirs: readonly 
 }
 
 /**
- * bwrap arguments for one run: the whole filesystem read-only, a fresh /proc and /dev, the data
- * home and the user's runtime folder (session bus, keyring) replaced by empty tmpfs, then the cwd,
+ * bwrap arguments for one run: the whole filesystem read-only, a fresh /proc and /dev, a private
+ * /tmp, the data home and the user's runtime folder (session bus, keyring) replaced by empty tmpfs, then the cwd,
  * the scratch folder and the CLI's state paths bound writable. Mounts are ordered from the
  * shallowest path down, so a writable cwd inside the data home stays visible and a data home inside
  * a writable folder stays hidden. A new PID namespace hides every host process (the server's
@@ -117,8 +127,12 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
   const masked: string[] = [];
   const bus = /unix:path=([^,;]+)/.exec(input.dbusAddress ?? '')?.[1];
   if (bus && existsSync(bus)) masked.push(real(bus));
-  const writable = [input.cwd, input.scratchDir, ...(input.policy.writable ?? []), ...statePaths(input.home, input.policy.stateDirs)].filter((p) => existsSync(p)).map(real);
+  const writable = [input.cwd, input.scratchDir, ...(input.policy.writable ?? []), ...statePaths(input.env, input.policy.stateDirs)].filter((p) => existsSync(p)).map(real);
   const mounts: { path: string; args: string[]; order: number }[] = [
+    // A private /tmp: the host's holds other runs' folders and the sockets of ssh-agent, the session
+    // bus and X11, which a read-only mount would still let the agent connect to. It stays writable
+    // (CLIs, and sandboxes of their own such as Codex's, create folders there) and vanishes with the run.
+    { path: '/tmp', args: ['--tmpfs', '/tmp'], order: 0 },
     ...hidden.map((p) => ({ path: p, args: ['--tmpfs', p], order: 0 })),
     ...masked.map((p) => ({ path: p, args: ['--ro-bind', '/dev/null', p], order: 1 })),
     ...writable.map((p) => ({ path: p, args: ['--bind', p, p], order: 2 })),
@@ -148,7 +162,7 @@ const sbString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"'
 
 export interface SeatbeltInput {
   cwd: string;
-  home: string | undefined;
+  env: Record<string, string | undefined>;
   scratchDir: string;
   policy: SandboxPolicy;
 }
@@ -160,7 +174,7 @@ export interface SeatbeltInput {
  * In Seatbelt the last matching rule wins, so the exceptions follow the denials.
  */
 export function seatbeltProfile(input: SeatbeltInput): string {
-  const writable = [input.cwd, input.scratchDir, ...(input.policy.writable ?? []), ...statePaths(input.home, input.policy.stateDirs)];
+  const writable = [input.cwd, input.scratchDir, ...(input.policy.writable ?? []), ...statePaths(input.env, input.policy.stateDirs)];
   const lines = [
     '(version 1)',
     '(allow default)',
