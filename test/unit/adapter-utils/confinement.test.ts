@@ -78,6 +78,19 @@ describe('sandbox policy', () => {
   });
 });
 
+describe('a cwd that is the data home itself', () => {
+  it('is not bound back: the agent works in an empty, read-only folder', () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'hc-bwrap-home-'));
+    try {
+      const { args } = bwrapCommand({ command: 'sh', args: [], cwd: home, env: {}, scratchDir: home, policy: { hidden: [home], stateDirs: [] } });
+      expect(args.filter((a, i) => a === '--bind' && args[i + 1] === home)).toEqual([]);
+      expect(args.filter((a, i) => a === '--tmpfs' && args[i + 1] === home)).toHaveLength(1);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('seatbeltProfile (macOS)', () => {
   const profile = seatbeltProfile({ cwd: '/Users/me/work', env: { HOME: '/Users/me', CODEX_HOME: '/Users/me/codex "x"' }, scratchDir: '/private/tmp/run-1', policy: { hidden: ['/Users/me/.service'], stateDirs: ['.claude/', '$CODEX_HOME/'] } });
   const lines = profile.trim().split('\n');

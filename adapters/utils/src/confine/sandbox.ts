@@ -127,7 +127,12 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
   const masked: string[] = [];
   const bus = /unix:path=([^,;]+)/.exec(input.dbusAddress ?? '')?.[1];
   if (bus && existsSync(bus)) masked.push(real(bus));
-  const writable = [input.cwd, input.scratchDir, ...(input.policy.writable ?? []), ...statePaths(input.env, input.policy.stateDirs)].filter((p) => existsSync(p)).map(real);
+  // A writable path that is itself a hidden folder (a cwd set to the data home) stays hidden: the
+  // agent then works in an empty folder rather than in the data home.
+  const writable = [input.cwd, input.scratchDir, ...(input.policy.writable ?? []), ...statePaths(input.env, input.policy.stateDirs)]
+    .filter((p) => existsSync(p))
+    .map(real)
+    .filter((p) => !hidden.includes(p));
   const mounts: { path: string; args: string[]; order: number }[] = [
     // A private /tmp: the host's holds other runs' folders and the sockets of ssh-agent, the session
     // bus and X11, which a read-only mount would still let the agent connect to. It stays writable
@@ -174,7 +179,9 @@ export interface SeatbeltInput {
  * In Seatbelt the last matching rule wins, so the exceptions follow the denials.
  */
 export function seatbeltProfile(input: SeatbeltInput): string {
-  const writable = [input.cwd, input.scratchDir, ...(input.policy.writable ?? []), ...statePaths(input.env, input.policy.stateDirs)];
+  const writable = [input.cwd, input.scratchDir, ...(input.policy.writable ?? []), ...statePaths(input.env, input.policy.stateDirs)].filter(
+    (p) => !input.policy.hidden.includes(p),
+  );
   const lines = [
     '(version 1)',
     '(allow default)',
