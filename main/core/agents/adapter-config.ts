@@ -1,5 +1,6 @@
 import type { AdapterRegistry } from '../../../adapters/registry.js';
-import { badRequest } from '../errors.js';
+import { badRequest, forbidden } from '../errors.js';
+import type { Actor } from '../http/actor.js';
 import { fieldProblems, validationError } from '../http/error-contract.js';
 import type { Queryable } from '../context.js';
 import { assertSecretRefs } from '../secrets/refs.js';
@@ -51,4 +52,15 @@ export function validateAdapterConfig(
   }
   assertSecretRefs(db, companyId, parsed.data);
   return { ...parsed.data, ...confinement.data };
+}
+
+/**
+ * Loosening an agent's confinement is the board's alone: a hire request from an agent may not ask
+ * for `sandbox: false` or `inheritEnv` names (else a hostile agent could hire itself an
+ * unconfined colleague that sees the server's environment).
+ */
+export function assertConfinementByBoard(actor: Actor, config: Record<string, unknown> | undefined): void {
+  if (actor.kind === 'board' || !config) return;
+  const asked = [...(config.sandbox === false ? ['sandbox: false'] : []), ...(Array.isArray(config.inheritEnv) && config.inheritEnv.length ? ['inheritEnv'] : [])];
+  if (asked.length) throw forbidden(`Only the board may set ${asked.join(' and ')} on an agent's configuration`, 'board_only');
 }
