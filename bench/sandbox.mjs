@@ -45,7 +45,11 @@ function summary(samples) {
 const results = {};
 for (const pty of [false, true]) {
   const samples = { sandbox: [], none: [] };
-  for (let i = 0; i < 3; i++) await once(true, pty), await once(false, pty); // warm the page cache
+  // Warm the page cache first.
+  for (let i = 0; i < 3; i++) {
+    await once(true, pty);
+    await once(false, pty);
+  }
   for (let i = 0; i < runs; i++) {
     samples.sandbox.push(await once(true, pty));
     samples.none.push(await once(false, pty));
