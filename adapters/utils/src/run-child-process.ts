@@ -194,7 +194,8 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
   const stop = () => {
     const pid = current.child?.pid;
     if (pid === undefined || killTimer) return;
-    killRunTree(pid, tag, 'SIGTERM', useSandbox);
+    // Under bubblewrap the leader is bwrap itself (see killRunTree); sandbox-exec execs the command.
+    killRunTree(pid, tag, 'SIGTERM', useSandbox && process.platform === 'linux');
     killTimer = setTimeout(() => killRunTree(pid, tag, 'SIGKILL'), graceMs);
   };
   const armIdle = () => {
