@@ -7,8 +7,6 @@ export const REDACTED = '[redacted]';
  */
 export const MIN_BASE64_FRAGMENT = 8;
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** JSON string content with every non-ASCII character escaped (`ensure_ascii` printers). */
 const asciiJson = (json: string) => json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
@@ -64,71 +62,102 @@ export function secretForms(value: string): string[] {
 }
 
 interface Compiled {
-  pattern: RegExp | null;
+  /** Longest first. */
+  forms: string[];
   holdBack: number;
 }
 
 function compile(secrets: readonly string[]): Compiled {
-  // Longest first: at one position the regex takes the first alternative that matches.
   const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
-  if (forms.length === 0) return { pattern: null, holdBack: 0 };
-  return { pattern: new RegExp(forms.map(escapeRegExp).join('|'), 'g'), holdBack: forms[0]!.length - 1 };
+  return { forms, holdBack: forms.length ? forms[0]!.length - 1 : 0 };
+}
+
+/**
+ * Where any form occurs in `text`, as disjoint [start, end) spans in order; overlapping
+ * occurrences (of one secret's forms, or of two secrets) merge into one span. `indexOf` per form
+ * rather than one alternation regex: it stays fast for long values and has no size limit.
+ */
+function findSpans(text: string, forms: readonly string[]): [number, number][] {
+  const found: [number, number][] = [];
+  for (const form of forms) {
+    for (let i = text.indexOf(form); i !== -1; i = text.indexOf(form, i + 1)) found.push([i, i + form.length]);
+  }
+  if (found.length === 0) return found;
+  found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const spans: [number, number][] = [found[0]!];
+  for (const [start, end] of found) {
+    const last = spans[spans.length - 1]!;
+    if (start < last[1]) last[1] = Math.max(last[1], end);
+    else spans.push([start, end]);
+  }
+  return spans;
+}
+
+/** `text` up to `cut` with every span inside it replaced by the marker. */
+function replaceSpans(text: string, spans: readonly [number, number][], cut = text.length): string {
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (end > cut) break;
+    out += text.slice(at, start) + REDACTED;
+    at = end;
+  }
+  return out + text.slice(at, cut);
 }
 
 /**
  * Streaming redaction of secret values in every form of `secretForms`. A value split across two
  * chunks is still caught: the last (longest form - 1) characters are held back until the next
- * chunk (or `end()`) shows whether they start a secret.
+ * chunk (or `end()`) shows whether they start a secret; any form starting before that point has
+ * then arrived whole.
  */
 export class StreamRedactor {
-  private readonly pattern: RegExp | null;
+  private readonly forms: string[];
   private readonly holdBack: number;
   private pending = '';
 
   constructor(secrets: readonly string[]) {
-    ({ pattern: this.pattern, holdBack: this.holdBack } = compile(secrets));
+    ({ forms: this.forms, holdBack: this.holdBack } = compile(secrets));
   }
 
   /** Redacted text that is safe to emit now (possibly empty). */
   push(chunk: string): string {
-    if (!this.pattern) return chunk;
+    if (this.forms.length === 0) return chunk;
     const text = this.pending + chunk;
+    const spans = findSpans(text, this.forms);
     let cut = Math.max(0, text.length - this.holdBack);
-    // A complete match that straddles the cut is emitted whole rather than split.
-    for (const m of text.matchAll(this.pattern)) {
-      const end = m.index + m[0].length;
-      if (m.index < cut && end > cut) cut = end;
-    }
+    // A match that straddles the cut is emitted whole rather than split.
+    for (const [start, end] of spans) if (start < cut && end > cut) cut = end;
     this.pending = text.slice(cut);
-    return text.slice(0, cut).replace(this.pattern, REDACTED);
+    return replaceSpans(text, spans, cut);
   }
 
   /** Whatever was held back, redacted. */
   end(): string {
     const rest = this.pending;
     this.pending = '';
-    return this.pattern ? rest.replace(this.pattern, REDACTED) : rest;
+    return replaceSpans(rest, findSpans(rest, this.forms));
   }
 }
 
 /**
  * The one redaction of everything a run stores or sends besides its stream (which goes through
- * `StreamRedactor`): compiled once per run, applied to text or to every string of a JSON value.
+ * `StreamRedactor`): prepared once per run, applied to text or to every string of a JSON value.
  */
 export class Redactor {
-  private readonly pattern: RegExp | null;
+  private readonly forms: string[];
 
   constructor(secrets: readonly string[]) {
-    this.pattern = compile(secrets).pattern;
+    this.forms = compile(secrets).forms;
   }
 
   text(text: string): string {
-    return this.pattern ? text.replace(this.pattern, REDACTED) : text;
+    return this.forms.length ? replaceSpans(text, findSpans(text, this.forms)) : text;
   }
 
   /** A copy of a JSON-like value with every string (object keys included) redacted. */
   deep<T>(value: T): T {
-    if (!this.pattern) return value;
+    if (this.forms.length === 0) return value;
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') return this.text(v);
       if (Array.isArray(v)) return v.map(walk);

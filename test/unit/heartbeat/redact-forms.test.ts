@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MIN_BASE64_FRAGMENT, REDACTED, Redactor, StreamRedactor, redact } from '../../../main/core/heartbeat/redact.js';
@@ -90,6 +91,13 @@ describe('redaction of every form a CLI prints a secret in', () => {
     const secret = '-----BEGIN KEY-----\nMIIBOgIBAAJBAK\n-----END KEY-----';
     const text = `cat key.pem\r\n${secret.replace(/\n/g, '\r\n')}\r\n$ `;
     for (let i = 1; i < text.length; i++) expect(streamed([secret], [text.slice(0, i), text.slice(i)])).toBe(`cat key.pem\r\n${REDACTED}\r\n$ `);
+  });
+
+  it('handles the largest secret a company may hold (64 KiB) in every form', () => {
+    const value = randomBytes(48 * 1024).toString('base64');
+    const text = `a ${value} b ${encodeURIComponent(value)} c ${JSON.stringify({ v: value })} d`;
+    const half = text.length >> 1;
+    expect(streamed([value], [text.slice(0, half), text.slice(half)])).toBe(`a ${REDACTED} b ${REDACTED} c {"v":"${REDACTED}"} d`);
   });
 
   it('redacts every string of a run record, keys included, and leaves other values', () => {
