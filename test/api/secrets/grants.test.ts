@@ -1,8 +1,9 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent, createAgentKey, createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { createSecret, ref } from './helpers.js';
+import { createFakeAgent, eventually, waitForRunId } from '../heartbeat/helpers.js';
 
 /**
  * Secrets stay with whom the board gave them to: an agent resolves only what its own saved
@@ -65,6 +66,21 @@ describe('an agent resolves only the secrets the board put into its own configur
     const board = await testEnv('vendor_a_local', { command: versionPrinter('CEO_KEY'), cwd: t.home, env: { CEO_KEY: ref(colleagueSecret.id) } });
     expect(board.status).toBe(200);
     expect(board.text).not.toContain(COLLEAGUE_VALUE);
+  });
+
+  it('a run token is held to the same rule as an agent key', async () => {
+    const tokenFile = path.join(t.home, 'token.txt');
+    const runner = await createFakeAgent(t, company, 'Runner', { FAKE_MODE: 'token', FAKE_TOKEN_FILE: tokenFile, FAKE_SLEEP_MS: '3000', MY_KEY: ref(ownSecret.id) });
+    await t.api('POST', `/api/agents/${runner.id}/heartbeat/invoke`, { body: {} });
+    const run = await eventually(async () => (await t.api('GET', `/api/companies/${company}/heartbeat-runs?agentId=${runner.id}`)).body.items[0], 5000, 'the run');
+    const token = await eventually(() => (existsSync(tokenFile) && readFileSync(tokenFile, 'utf8')) || undefined, 5000, 'the run token');
+    const headers = { 'x-service-run-id': run.id };
+    const denied = await t.api('POST', `/api/companies/${company}/adapters/process/test-environment`, { body: { adapterConfig: { command: 'sh', env: { K: ref(colleagueSecret.id) } } }, token, headers });
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('secret_not_granted');
+    const granted = await t.api('POST', `/api/companies/${company}/adapters/process/test-environment`, { body: { adapterConfig: { command: 'sh', env: { K: ref(ownSecret.id) } } }, token, headers });
+    expect(granted.status).toBe(200);
+    await waitForRunId(t, run.id);
   });
 
   it('hire requests: an agent may pass on only its own secrets; the board any', async () => {
