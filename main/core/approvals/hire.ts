@@ -86,8 +86,10 @@ export function retireDraft(tx: Tx, at: string, actor: Actor, approval: Approval
  */
 export function updateDraft(ctx: CoreContext, tx: Tx, at: string, actor: Actor, approval: ApprovalRow, hire: HireAgentPayload): HireAgentPayload {
   const agent = requireDraft(tx, approval);
-  // Without adapter fields the draft keeps how it runs; a new type without a configuration starts from its defaults.
-  const p = { ...hire, adapterType: hire.adapterType ?? agent.adapterType, adapterConfig: hire.adapterConfig ?? (hire.adapterType ? {} : agent.adapterConfig) };
+  // Without a configuration the draft keeps its own (agents see it without values, so they cannot
+  // send it back); a new adapter type without one starts from that type's defaults.
+  const adapterType = hire.adapterType ?? agent.adapterType;
+  const p = { ...hire, adapterType, adapterConfig: hire.adapterConfig ?? (adapterType === agent.adapterType ? agent.adapterConfig : {}) };
   assertSecretsGranted(tx, actor, p.adapterConfig);
   const adapterConfig = validateAdapterConfig(ctx.adapters, p.adapterType, p.adapterConfig, tx, agent.companyId);
   if (p.reportsTo) assertValidManager(tx, agent.companyId, agent.id, p.reportsTo);

@@ -106,6 +106,11 @@ describe('an agent resolves only the secrets the board put into its own configur
     expect(draft.adapterConfig.env).toBeUndefined();
     const ok = await t.api('POST', `/api/approvals/${approval.id}/resubmit`, { body: { payload: { ...payload, adapterConfig: { command: 'echo', env: { K: ref(ownSecret.id) } } } }, token: engineerKey });
     expect(ok.status).toBe(200);
+    // Without adapter fields a resubmission keeps the draft's configuration as it is.
+    expect((await t.api('POST', `/api/approvals/${approval.id}/request-revision`, { body: {} })).status).toBe(200);
+    const { adapterType: _t, adapterConfig: _c, ...bare } = payload;
+    expect((await t.api('POST', `/api/approvals/${approval.id}/resubmit`, { body: { payload: { ...bare, capabilities: 'more' } }, token: engineerKey })).status).toBe(200);
+    expect((await t.api('GET', `/api/agents/${approval.hireAgentId}`)).body).toMatchObject({ capabilities: 'more', adapterConfig: { env: { K: ref(ownSecret.id) } } });
   });
 
   it('an agent cannot put a secret into any configuration itself', async () => {
