@@ -3,7 +3,10 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startGatewayServer, type GatewayRun, type GatewayServer } from '../../fixtures/gateway-server.js';
 import { createAgentKey, createCompany, startCore, type ApiResponse, type TestCore } from '../../helpers/core.js';
 import { FAKE_AGENT, readLog, waitForRunId } from '../heartbeat/helpers.js';
 import { capturingLogger, createSecret, ref, scanForLeaks } from './helpers.js';
@@ -15,6 +18,8 @@ import { capturingLogger, createSecret, ref, scanForLeaks } from './helpers.js';
  * and an export hold it in no form: clear, JSON-escaped, URL-encoded or base64.
  */
 const CANARY = `canary"${randomBytes(9).toString('hex')}\\+/=\n${randomBytes(9).toString('base64')}-é`;
+/** A second canary that can travel in an HTTP header (no newline, ASCII), for the network adapters. */
+const HEADER_CANARY = `hdr"${randomBytes(9).toString('hex')}\\+/=${randomBytes(9).toString('base64')}`;
 const REPLAY = path.resolve(import.meta.dirname, '../../fixtures/cli-replay.mjs');
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters');
 /** Local CLI adapters with recorded output, run through the replay stand-in (under a PTY where they default to one). */
@@ -30,7 +35,11 @@ const CLI_ADAPTERS: [string, string][] = [
 
 const outside = mkdtempSync(path.join(os.tmpdir(), 'hc-canary-fixtures-'));
 const home = mkdtempSync(path.join(os.tmpdir(), 'hc-canary-home-'));
-afterAll(() => {
+let webhook: http.Server | undefined;
+let gateway: GatewayServer | undefined;
+afterAll(async () => {
+  webhook?.close();
+  await gateway?.close();
   rmSync(outside, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
 });
@@ -103,6 +112,31 @@ describe('canary: a secret in no form anywhere in the data home, the logs or a r
       await hireAgent(`Cli ${type}`, type, { ...optIn, command: REPLAY, cwd: outside, timeoutSec: 30, env: { CLI_REPLAY_FILE: path.join(FIXTURES, dir, 'fixtures', 'success-tool-use.jsonl'), CLI_REPLAY_STDERR_FILE: stderr, CLI_REPLAY_WAIT_STDIN: '0', CANARY: ref(secret.id) } });
     }
 
+    // The network adapters: a webhook that echoes the header it was sent (answering 500), a header
+    // value the HTTP client refuses (its error names the value), and a gateway whose remote agent
+    // echoes its token in its log, usage, summary and session key.
+    const headerSecret = await createSecret(t, company, 'HEADER_CANARY', HEADER_CANARY);
+    webhook = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'refused', youSent: req.headers.authorization }));
+    });
+    await new Promise<void>((r) => webhook!.listen(0, '127.0.0.1', r));
+    const webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
+    await hireAgent('Webhook', 'http', { url: webhookUrl, headers: { authorization: ref(headerSecret.id) } });
+    await hireAgent('Bad header', 'http', { url: webhookUrl, headers: { 'x-key': ref(secret.id) } });
+    gateway = await startGatewayServer({
+      token: HEADER_CANARY,
+      agents: ['echo'],
+      handler: (run: GatewayRun) => {
+        const sessionKey = `gw:${HEADER_CANARY}`;
+        run.send({ type: 'accepted', runId: run.request.runId, sessionKey });
+        run.log(`token ${HEADER_CANARY} ${Buffer.from(HEADER_CANARY).toString('base64')}\n`);
+        run.send({ type: 'usage', provider: `p-${HEADER_CANARY}`, model: `m-${HEADER_CANARY}`, inputTokens: 10, outputTokens: 5, costUsd: 0.01 });
+        run.send({ type: 'result', status: 'failed', summary: `summary ${HEADER_CANARY}`, error: { code: 'remote_failed', message: `error ${HEADER_CANARY}` }, sessionKey });
+      },
+    });
+    await hireAgent('Gateway', 'vendor_h_gateway', { url: gateway.wsUrl, agentId: 'echo', timeoutSec: 30, env: { GATEWAY_TOKEN: ref(headerSecret.id) } });
+
     const runs: any[] = [];
     for (const agent of agents) {
       const invoked = await api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: {} });
@@ -161,10 +195,12 @@ describe('canary: a secret in no form anywhere in the data home, the logs or a r
 
     const extra: [string, string | Buffer][] = [...responses.map((r, i): [string, string] => [`response ${i} (${r.status})`, r.text]), ['logs', logger.lines.join('\n')], ['export', archive]];
     expect(scanForLeaks(home, CANARY, extra)).toEqual([]);
+    expect(scanForLeaks(home, HEADER_CANARY, extra)).toEqual([]);
     // And once more after a clean shutdown folded the WAL into the database file.
     await t.close();
     t = undefined;
     expect(scanForLeaks(home, CANARY)).toEqual([]);
+    expect(scanForLeaks(home, HEADER_CANARY)).toEqual([]);
   }, 120_000);
 
   afterAll(async () => {
