@@ -20,7 +20,7 @@ describe('the hire approval shows what the hire will run', () => {
     const company = await createCompany(t);
     const secret = (await t.api('POST', `/api/companies/${company}/secrets`, { body: { name: 'OPENAI_KEY', value: 'sk-never-shown-here' } })).body;
     const client = createApiClient({ apiBaseUrl: t.url, token: t.boardToken });
-    const config = { command: '/usr/bin/agent', args: ['--fast'], cwd: '/work/site', env: { MODE: 'prod', OPENAI_KEY: { type: 'secret_ref', secretId: secret.id, version: 2 } } };
+    const config = { command: '/usr/bin/agent', args: ['--fast', 'say "hi" now'], cwd: '/work/site', env: { MODE: 'prod', OPENAI_KEY: { type: 'secret_ref', secretId: secret.id, version: 2 } } };
     const { container } = render(
       <QueryClientProvider client={new QueryClient()}>
         <ApiProvider client={client}>
@@ -30,7 +30,7 @@ describe('the hire approval shows what the hire will run', () => {
     );
     const list = container.querySelector('dl')!;
     expect(list.textContent).toContain('process');
-    expect(list.textContent).toContain('/usr/bin/agent --fast');
+    expect(list.textContent).toContain(`/usr/bin/agent --fast 'say "hi" now'`);
     expect(list.textContent).toContain('/work/site');
     expect(list.textContent).toContain('MODE = prod');
     // Once in the environment, once among the secrets it receives.

@@ -7,6 +7,9 @@ type Config = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Config => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** An argument as a shell would need it, so the founder reads where each argument starts and ends. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'"'"'`)}'`);
+
 /**
  * What a hire would run, so the founder approves exactly that: the adapter, its command and
  * working directory, every environment variable and header, and every secret it would receive
@@ -16,7 +19,10 @@ export function HireRunsAs({ companyId, adapterType, adapterConfig }: { companyI
   const api = useApi();
   const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => api.get<Secret[]>(`/api/companies/${companyId}/secrets`) });
   const config: Config = isObject(adapterConfig) ? adapterConfig : {};
-  const command = [config.command, ...(Array.isArray(config.args) ? config.args : [])].filter((p) => typeof p === 'string' && p !== '').join(' ');
+  const command = [config.command, ...(Array.isArray(config.args) ? config.args : [])]
+    .filter((p): p is string => typeof p === 'string')
+    .map(shellWord)
+    .join(' ');
   const secretLabel = (v: Config) => {
     const name = secrets.data?.find((s) => s.id === v.secretId)?.name ?? `unknown secret ${String(v.secretId)}`;
     return `secret ${name} (${v.version === undefined || v.version === 'latest' ? 'latest version' : `version ${String(v.version)}`})`;
