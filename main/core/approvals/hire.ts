@@ -143,7 +143,9 @@ export function createHiresService(ctx: CoreContext) {
         const { requestedByAgentId: _by, reason, adapterType, adapterConfig, ...fields } = input;
         // A hire requested by an agent may carry only the secrets that agent was granted itself.
         assertSecretsGranted(tx, actor, adapterConfig);
-        const adapter = adapterType ? { adapterType, adapterConfig } : defaultHireAdapter(tx, ctx.adapters, companyId, fields.reportsTo, requestedByAgentId);
+        // Without a type the hire runs like its nearest colleague; a configuration sent alone applies to that type.
+        const fallback = adapterType ? undefined : defaultHireAdapter(tx, ctx.adapters, companyId, fields.reportsTo, requestedByAgentId);
+        const adapter = fallback ? { adapterType: fallback.adapterType, adapterConfig: adapterConfig ?? fallback.adapterConfig } : { adapterType: adapterType!, adapterConfig };
         const agent = agentsService.insertAgent(tx, actor, companyId, { ...fields, ...adapter, status: 'draft' });
         const at = isoNow(ctx);
         const approval = insertApproval(tx, at, actor, {

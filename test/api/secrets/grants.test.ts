@@ -161,6 +161,10 @@ describe('a hire request needs only the spec\'s fields', () => {
     expect(res.body.agent).toMatchObject({ adapterType: 'process', adapterConfig: { command: 'echo' } });
     expect(res.body.agent.adapterConfig.env).toBeUndefined();
     expect(res.body.approval.payload).toMatchObject({ adapterType: 'process', adapterConfig: { command: 'echo' } });
+    // A configuration sent without a type applies to the manager's type.
+    const configured = await hire({ name: 'Configured', adapterConfig: { command: 'my-cli', env: { K: ref(ownSecret.id) } } }, engineerKey);
+    expect(configured.status).toBe(201);
+    expect(configured.body.approval.payload).toMatchObject({ adapterType: 'process', adapterConfig: { command: 'my-cli' } });
   });
 
   it('without a manager: the requesting agent\'s adapter, else the company\'s first agent\'s', async () => {
