@@ -64,28 +64,59 @@ export function secretForms(value: string): string[] {
 interface Compiled {
   /** Longest first. */
   forms: string[];
-  holdBack: number;
+  /** Characters always held back at the end of a stream: a form's head cut short could be anywhere in them. */
+  minHold: number;
 }
+
+/** A form is recognised as possibly starting at a position by this many of its first characters. */
+const HEAD = 16;
 
 function compile(secrets: readonly string[]): Compiled {
   const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
-  return { forms, holdBack: forms.length ? forms[0]!.length - 1 : 0 };
+  return { forms, minHold: forms.length ? Math.min(HEAD, forms[0]!.length) - 1 : 0 };
 }
 
 /**
- * Where any form occurs in `text`, as disjoint [start, end) spans in order; overlapping
- * occurrences (of one secret's forms, or of two secrets) merge into one span. `indexOf` per form
- * rather than one alternation regex: it stays fast for long values and has no size limit.
+ * Where the stream must be cut so that no form whose beginning has arrived is emitted before its
+ * end: the first position whose rest of `text` is a proper prefix of some form (a form's head
+ * shorter than HEAD can only be in the last `minHold` characters, which are always kept).
  */
-function findSpans(text: string, forms: readonly string[]): [number, number][] {
-  const found: [number, number][] = [];
+function safeCut(text: string, forms: readonly string[], minHold: number): number {
+  let cut = Math.max(0, text.length - minHold);
   for (const form of forms) {
-    for (let i = text.indexOf(form); i !== -1; i = text.indexOf(form, i + 1)) found.push([i, i + form.length]);
+    const head = form.slice(0, HEAD);
+    for (let p = text.indexOf(head, Math.max(0, text.length - form.length + 1)); p !== -1 && p < cut; p = text.indexOf(head, p + 1)) {
+      if (form.startsWith(text.slice(p))) {
+        cut = p;
+        break;
+      }
+    }
   }
-  if (found.length === 0) return found;
-  found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-  const spans: [number, number][] = [found[0]!];
-  for (const [start, end] of found) {
+  return cut;
+}
+
+type Span = [number, number];
+
+/**
+ * Every occurrence of every form in `text` that ends after `seen` (occurrences wholly inside
+ * `text.slice(0, seen)` are the caller's, found before). `indexOf` per form rather than one
+ * alternation regex: it stays fast for long values and has no size limit.
+ */
+function occurrences(text: string, forms: readonly string[], seen = 0): Span[] {
+  const found: Span[] = [];
+  for (const form of forms) {
+    const from = Math.max(0, seen - form.length + 1);
+    for (let i = text.indexOf(form, from); i !== -1; i = text.indexOf(form, i + 1)) found.push([i, i + form.length]);
+  }
+  return found;
+}
+
+/** Occurrences as disjoint spans in order: overlapping ones (of one secret's forms, or of two secrets) merge. */
+function merge(found: Span[]): Span[] {
+  if (found.length === 0) return [];
+  const sorted = [...found].sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const spans: Span[] = [[sorted[0]![0], sorted[0]![1]]];
+  for (const [start, end] of sorted) {
     const last = spans[spans.length - 1]!;
     if (start < last[1]) last[1] = Math.max(last[1], end);
     else spans.push([start, end]);
@@ -93,8 +124,10 @@ function findSpans(text: string, forms: readonly string[]): [number, number][] {
   return spans;
 }
 
+const findSpans = (text: string, forms: readonly string[]): Span[] => merge(occurrences(text, forms));
+
 /** `text` up to `cut` with every span inside it replaced by the marker. */
-function replaceSpans(text: string, spans: readonly [number, number][], cut = text.length): string {
+function replaceSpans(text: string, spans: readonly Span[], cut = text.length): string {
   let out = '';
   let at = 0;
   for (const [start, end] of spans) {
@@ -107,36 +140,42 @@ function replaceSpans(text: string, spans: readonly [number, number][], cut = te
 
 /**
  * Streaming redaction of secret values in every form of `secretForms`. A value split across two
- * chunks is still caught: the last (longest form - 1) characters are held back until the next
- * chunk (or `end()`) shows whether they start a secret; any form starting before that point has
- * then arrived whole.
+ * chunks is still caught: an end of the text that begins some form is held back until the next
+ * chunk (or `end()`) shows whether the whole form follows; everything before it is emitted.
  */
 export class StreamRedactor {
   private readonly forms: string[];
-  private readonly holdBack: number;
+  private readonly minHold: number;
   private pending = '';
+  /** Occurrences wholly inside `pending`, found while it was searched as part of earlier text. */
+  private pendingFound: Span[] = [];
 
   constructor(secrets: readonly string[]) {
-    ({ forms: this.forms, holdBack: this.holdBack } = compile(secrets));
+    ({ forms: this.forms, minHold: this.minHold } = compile(secrets));
   }
 
   /** Redacted text that is safe to emit now (possibly empty). */
   push(chunk: string): string {
     if (this.forms.length === 0) return chunk;
     const text = this.pending + chunk;
-    const spans = findSpans(text, this.forms);
-    let cut = Math.max(0, text.length - this.holdBack);
-    // A match that straddles the cut is emitted whole rather than split.
-    for (const [start, end] of spans) if (start < cut && end > cut) cut = end;
+    // Only occurrences reaching into the new chunk are new: the held-back tail is not searched again.
+    const found = [...this.pendingFound, ...occurrences(text, this.forms, this.pending.length)];
+    const spans = merge(found);
+    let cut = safeCut(text, this.forms, this.minHold);
+    // A match that straddles the cut waits whole with the rest (a form may begin inside it).
+    for (const [start, end] of spans) if (start < cut && end > cut) cut = start;
     this.pending = text.slice(cut);
+    this.pendingFound = found.filter(([start]) => start >= cut).map(([start, end]): Span => [start - cut, end - cut]);
     return replaceSpans(text, spans, cut);
   }
 
   /** Whatever was held back, redacted. */
   end(): string {
     const rest = this.pending;
+    const spans = merge(this.pendingFound);
     this.pending = '';
-    return replaceSpans(rest, findSpans(rest, this.forms));
+    this.pendingFound = [];
+    return replaceSpans(rest, spans);
   }
 }
 

@@ -100,6 +100,14 @@ describe('redaction of every form a CLI prints a secret in', () => {
     expect(streamed([value], [text.slice(0, half), text.slice(half)])).toBe(`a ${REDACTED} b ${REDACTED} c {"v":"${REDACTED}"} d`);
   });
 
+  it('holds back only an end of the output that could begin a secret, however long the secret', () => {
+    const r = new StreamRedactor([randomBytes(48 * 1024).toString('base64')]);
+    // Nothing here begins a form: all but a few characters go out at once (memory stays flat).
+    const first = r.push('x'.repeat(10_000));
+    expect(first.length).toBeGreaterThanOrEqual(10_000 - 15);
+    expect(first + r.push('y'.repeat(10)) + r.end()).toBe('x'.repeat(10_000) + 'y'.repeat(10));
+  });
+
   it('redacts every string of a run record, keys included, and leaves other values', () => {
     const r = new Redactor(['tok-1234567890']);
     const record = { sessionParams: { sessionId: 'tok-1234567890', n: 3 }, usage: { model: 'x tok-1234567890', inputTokens: 5 }, list: ['tok-1234567890'], ['tok-1234567890']: true };
