@@ -3,6 +3,8 @@ import { agents, type AgentRow } from './schema.js';
 import type { Agent } from './contract.js';
 import type { Queryable } from '../context.js';
 import { monthlySpendByAgent, monthlySpendOfAgent } from '../costs/spend.js';
+import type { Actor } from '../http/actor.js';
+import { configSeenBy } from '../secrets/grants.js';
 
 type ChainSource = Pick<AgentRow, 'id' | 'name' | 'role' | 'reportsTo'>;
 
@@ -21,7 +23,7 @@ export function chainOfCommand(agent: ChainSource, byId: ReadonlyMap<string, Cha
   return chain;
 }
 
-function present(row: AgentRow, chain: Agent['chainOfCommand'], spent: number): Agent {
+function present(db: Queryable, viewer: Actor, row: AgentRow, chain: Agent['chainOfCommand'], spent: number): Agent {
   return {
     id: row.id,
     companyId: row.companyId,
@@ -34,7 +36,7 @@ function present(row: AgentRow, chain: Agent['chainOfCommand'], spent: number): 
     status: row.status,
     pauseReason: row.pauseReason,
     adapterType: row.adapterType,
-    adapterConfig: row.adapterConfig,
+    adapterConfig: configSeenBy(db, viewer, row.id, row.companyId, row.adapterConfig),
     budgetMonthlyCents: row.budgetMonthlyCents,
     spentMonthlyCents: spent,
     chainOfCommand: chain,
@@ -44,8 +46,11 @@ function present(row: AgentRow, chain: Agent['chainOfCommand'], spent: number): 
   };
 }
 
-/** One agent with its chain of command (walked with one query per manager; chains are short). */
-export function presentAgent(db: Queryable, row: AgentRow, now: Date): Agent {
+/**
+ * One agent with its chain of command (walked with one query per manager; chains are short), as
+ * `viewer` may see it: a colleague gets the configuration without values (secrets/grants.ts).
+ */
+export function presentAgent(db: Queryable, viewer: Actor, row: AgentRow, now: Date): Agent {
   const byId = new Map<string, ChainSource>();
   let next = row.reportsTo;
   while (next && !byId.has(next)) {
@@ -58,12 +63,12 @@ export function presentAgent(db: Queryable, row: AgentRow, now: Date): Agent {
     byId.set(manager.id, manager);
     next = manager.reportsTo;
   }
-  return present(row, chainOfCommand(row, byId), monthlySpendOfAgent(db, row.id, now));
+  return present(db, viewer, row, chainOfCommand(row, byId), monthlySpendOfAgent(db, row.id, now));
 }
 
 /** Every agent of a company, from two queries whatever the company's size. */
-export function presentCompanyAgents(db: Queryable, rows: AgentRow[], companyId: string, now: Date): Agent[] {
+export function presentCompanyAgents(db: Queryable, viewer: Actor, rows: AgentRow[], companyId: string, now: Date): Agent[] {
   const byId = new Map<string, ChainSource>(rows.map((r) => [r.id, r]));
   const spend = monthlySpendByAgent(db, companyId, now);
-  return rows.map((r) => present(r, chainOfCommand(r, byId), spend.get(r.id) ?? 0));
+  return rows.map((r) => present(db, viewer, r, chainOfCommand(r, byId), spend.get(r.id) ?? 0));
 }

@@ -5,6 +5,8 @@ import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
 import { actorRef } from '../http/actor.js';
 import type { Queryable } from '../context.js';
+import { agents } from './schema.js';
+import { configSeenBy } from '../secrets/grants.js';
 
 export const toConfigRevision = (row: AgentConfigRevisionRow): ConfigRevision => ({
   id: row.id,
@@ -58,14 +60,16 @@ export function appendConfigRevision(
     .get();
 }
 
-export function listConfigRevisions(db: Queryable, agentId: string): ConfigRevision[] {
+/** Newest first, each configuration as `viewer` may see it (a colleague sees no values, secrets/grants.ts). */
+export function listConfigRevisions(db: Queryable, viewer: Actor, agentId: string): ConfigRevision[] {
+  const owner = db.select({ companyId: agents.companyId }).from(agents).where(eq(agents.id, agentId)).get();
   return db
     .select()
     .from(agentConfigRevisions)
     .where(eq(agentConfigRevisions.agentId, agentId))
     .orderBy(desc(agentConfigRevisions.revisionNumber))
     .all()
-    .map(toConfigRevision);
+    .map((row) => ({ ...toConfigRevision(row), adapterConfig: configSeenBy(db, viewer, agentId, owner?.companyId ?? '', row.adapterConfig) }));
 }
 
 export function findConfigRevision(db: Queryable, agentId: string, revisionId: string) {

@@ -122,7 +122,7 @@ export function createAgentsService(ctx: CoreContext) {
       const at = isoNow(ctx);
       let changes: Partial<AgentRow>;
       if (row.status === 'terminated') {
-        if (action === 'terminate') return presentAgent(tx, row, now());
+        if (action === 'terminate') return presentAgent(tx, actor, row, now());
         throw conflict('agent_terminated', 'This agent was terminated; termination is permanent');
       }
       if (action === 'terminate') {
@@ -136,10 +136,10 @@ export function createAgentsService(ctx: CoreContext) {
       } else if (row.status === 'draft') {
         throw conflict('agent_draft', 'This agent is a draft awaiting its hire approval');
       } else if (action === 'pause') {
-        if (row.status === 'paused') return presentAgent(tx, row, now());
+        if (row.status === 'paused') return presentAgent(tx, actor, row, now());
         changes = { status: 'paused', pauseReason: 'manual' };
       } else {
-        if (row.status !== 'paused') return presentAgent(tx, row, now());
+        if (row.status !== 'paused') return presentAgent(tx, actor, row, now());
         // Resuming never overrides the agent's own budget: raise it first (which resumes a budget
         // pause by itself). A company budget stop does not block resume; budgetStop() holds runs.
         const stop = budgetStop(tx, row.companyId, agentId, now());
@@ -159,7 +159,7 @@ export function createAgentsService(ctx: CoreContext) {
         entityId: agentId,
         summary: `Agent "${row.name}" ${action === 'terminate' ? 'terminated' : action === 'pause' ? 'paused' : 'resumed'}`,
       });
-      return presentAgent(tx, updated, now());
+      return presentAgent(tx, actor, updated, now());
     });
   }
 
@@ -175,22 +175,22 @@ export function createAgentsService(ctx: CoreContext) {
         .where(eq(agents.companyId, companyId))
         .orderBy(asc(agents.createdAt), sql`rowid`)
         .all();
-      return presentCompanyAgents(ctx.db, rows, companyId, now());
+      return presentCompanyAgents(ctx.db, actor, rows, companyId, now());
     },
 
     get(actor: Actor, agentId: string): Agent {
-      return presentAgent(ctx.db, settleBudgetPause(ctx, requireAgent(ctx.db, actor, agentId)), now());
+      return presentAgent(ctx.db, actor, settleBudgetPause(ctx, requireAgent(ctx.db, actor, agentId)), now());
     },
 
     me(actor: Actor): Agent {
       if (actor.kind !== 'agent') throw forbidden('GET /api/agents/me needs an agent credential; the board token is not an agent', 'not_an_agent');
-      return presentAgent(ctx.db, settleBudgetPause(ctx, requireAgent(ctx.db, actor, actor.agentId)), now());
+      return presentAgent(ctx.db, actor, settleBudgetPause(ctx, requireAgent(ctx.db, actor, actor.agentId)), now());
     },
 
     create(actor: Actor, companyId: string, input: CreateAgentInput): Agent {
       // Agents grow the org through hire requests, which the board approves.
       assertBoard(actor, 'create agents directly (agents use hire requests)');
-      return inTransaction(ctx, (tx) => presentAgent(tx, insertAgent(tx, actor, companyId, { ...input, status: 'idle' }), now()));
+      return inTransaction(ctx, (tx) => presentAgent(tx, actor, insertAgent(tx, actor, companyId, { ...input, status: 'idle' }), now()));
     },
 
     patch(actor: Actor, agentId: string, patch: PatchAgentInput): Agent {
@@ -230,7 +230,7 @@ export function createAgentsService(ctx: CoreContext) {
           configChanged = changes.adapterType !== undefined || changes.adapterConfig !== undefined;
         }
         const fields = Object.keys(changes);
-        if (fields.length === 0) return presentAgent(tx, row, now());
+        if (fields.length === 0) return presentAgent(tx, actor, row, now());
         const at = isoNow(ctx);
         const updated = tx
           .update(agents)
@@ -259,11 +259,11 @@ export function createAgentsService(ctx: CoreContext) {
               : {}),
           },
         });
-        if (changes.budgetMonthlyCents === undefined) return presentAgent(tx, updated, now());
+        if (changes.budgetMonthlyCents === undefined) return presentAgent(tx, actor, updated, now());
         // A budget at or below this month's spend pauses the agent; one above it lifts a budget pause.
         const cancellation = reconcileAgentBudget(tx, at, now(), agentId);
         if (cancellation) cancellations.push(cancellation);
-        return presentAgent(tx, requireAgent(tx, actor, agentId), now());
+        return presentAgent(tx, actor, requireAgent(tx, actor, agentId), now());
       });
       cancelRuns(ctx, cancellations);
       return result;
@@ -275,7 +275,7 @@ export function createAgentsService(ctx: CoreContext) {
 
     revisions(actor: Actor, agentId: string): ConfigRevision[] {
       requireAgent(ctx.db, actor, agentId);
-      return listConfigRevisions(ctx.db, agentId);
+      return listConfigRevisions(ctx.db, actor, agentId);
     },
 
     /** Restores an earlier configuration as a new revision; history is never rewritten. */
@@ -309,7 +309,7 @@ export function createAgentsService(ctx: CoreContext) {
           entityId: agentId,
           summary: `Agent "${row.name}" configuration rolled back to revision ${revision.revisionNumber} (now revision ${created.revisionNumber})`,
         });
-        return presentAgent(tx, updated, now());
+        return presentAgent(tx, actor, updated, now());
       });
     },
   };

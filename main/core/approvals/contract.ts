@@ -35,8 +35,13 @@ const hireFields = {
   reportsTo: Id.nullable().describe('A living agent of the company; null for the top of the org'),
   capabilities: LongText,
   budgetMonthlyCents: Cents.describe('0 means no limit'),
-  adapterType: CreateAgentBody.shape.adapterType.describe('Required: a hire says how the agent will run'),
-  adapterConfig: z.record(z.string(), z.unknown()).optional().describe('Validated for the adapter type; stored with defaults'),
+  adapterType: CreateAgentBody.shape.adapterType
+    .optional()
+    .describe("Optional: without it the hire runs like its manager (else the requesting agent, else the company's first agent), credentials not copied"),
+  adapterConfig: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Validated for the adapter type; stored with defaults. From an agent, it may reference only secrets its own configuration holds (403 secret_not_granted)'),
   reason: z.string().max(10_000).optional().describe('Why the company needs this agent, for the board'),
 };
 

@@ -7,7 +7,10 @@ import { assertNameFree, slugify, uniqueUrlKey } from '../agents/naming.js';
 import { presentAgent } from '../agents/present.js';
 import type { Agent } from '../agents/contract.js';
 import type { ApprovalRow } from './schema.js';
-import type { ApprovalDetail, CreateHireInput, HireAgentPayload } from './contract.js';
+import type { Approval, ApprovalDetail, CreateHireInput, HireAgentPayload } from './contract.js';
+import { defaultHireAdapter } from './hire-defaults.js';
+import { assertSecretsGranted, configSeenBy } from '../secrets/grants.js';
+import type { Queryable } from '../context.js';
 import { approvalDetail, insertApproval, resolveRequester } from './records.js';
 import type { Actor } from '../http/actor.js';
 import { conflict } from '../errors.js';
@@ -81,10 +84,15 @@ export function retireDraft(tx: Tx, at: string, actor: Actor, approval: Approval
  * A resubmitted hire updates the draft to match, under the same rules as creating an agent, and
  * returns the payload to store (the agent's values, so payload and draft never disagree).
  */
-export function updateDraft(ctx: CoreContext, tx: Tx, at: string, actor: Actor, approval: ApprovalRow, p: HireAgentPayload): HireAgentPayload {
+export function updateDraft(ctx: CoreContext, tx: Tx, at: string, actor: Actor, approval: ApprovalRow, hire: HireAgentPayload): HireAgentPayload {
   const agent = requireDraft(tx, approval);
-  assertConfinementByBoard(actor, p.adapterConfig);
-  const adapterConfig = validateAdapterConfig(ctx.adapters, p.adapterType, p.adapterConfig ?? {}, tx, agent.companyId);
+  // Without a configuration the draft keeps its own (agents see it without values, so they cannot
+  // send it back); a new adapter type without one starts from that type's defaults.
+  const adapterType = hire.adapterType ?? agent.adapterType;
+  const p = { ...hire, adapterType, adapterConfig: hire.adapterConfig ?? (adapterType === agent.adapterType ? agent.adapterConfig : {}) };
+  assertConfinementByBoard(actor, hire.adapterConfig);
+  assertSecretsGranted(tx, actor, p.adapterConfig);
+  const adapterConfig = validateAdapterConfig(ctx.adapters, p.adapterType, p.adapterConfig, tx, agent.companyId);
   if (p.reportsTo) assertValidManager(tx, agent.companyId, agent.id, p.reportsTo);
   assertNameFree(tx, agent.companyId, p.name, agent.id);
   const changes: Partial<AgentRow> = {};
@@ -114,6 +122,17 @@ export function updateDraft(ctx: CoreContext, tx: Tx, at: string, actor: Actor, 
   return payloadOf(updated, p.reason ?? '');
 }
 
+/**
+ * An approval as `viewer` may see it: a hire's payload carries the draft's configuration, which
+ * other agents see without values or secret ids, like any colleague's (secrets/grants.ts).
+ */
+export function approvalSeenBy<T extends Approval>(db: Queryable, viewer: Actor, approval: T): T {
+  const config = approval.payload.adapterConfig;
+  if (approval.type !== 'hire_agent' || config === null || typeof config !== 'object' || Array.isArray(config)) return approval;
+  const seen = configSeenBy(db, viewer, approval.hireAgentId, approval.companyId, config as Record<string, unknown>);
+  return seen === config ? approval : { ...approval, payload: { ...approval.payload, adapterConfig: seen } };
+}
+
 /** POST /api/companies/{id}/agent-hires: a draft agent and its hire_agent approval, in one transaction. */
 export function createHiresService(ctx: CoreContext) {
   const agentsService = createAgentsService(ctx);
@@ -122,8 +141,13 @@ export function createHiresService(ctx: CoreContext) {
       return inTransaction(ctx, (tx) => {
         requireCompany(tx, actor, companyId);
         const requestedByAgentId = resolveRequester(tx, actor, companyId, input.requestedByAgentId);
-        const { requestedByAgentId: _by, reason, ...fields } = input;
-        const agent = agentsService.insertAgent(tx, actor, companyId, { ...fields, status: 'draft' });
+        const { requestedByAgentId: _by, reason, adapterType, adapterConfig, ...fields } = input;
+        // A hire requested by an agent may carry only the secrets that agent was granted itself.
+        assertSecretsGranted(tx, actor, adapterConfig);
+        // Without a type the hire runs like its nearest colleague; a configuration sent alone applies to that type.
+        const fallback = adapterType ? undefined : defaultHireAdapter(tx, ctx.adapters, companyId, fields.reportsTo, requestedByAgentId);
+        const adapter = fallback ? { adapterType: fallback.adapterType, adapterConfig: adapterConfig ?? fallback.adapterConfig } : { adapterType: adapterType!, adapterConfig };
+        const agent = agentsService.insertAgent(tx, actor, companyId, { ...fields, ...adapter, status: 'draft' });
         const at = isoNow(ctx);
         const approval = insertApproval(tx, at, actor, {
           companyId,
@@ -132,7 +156,7 @@ export function createHiresService(ctx: CoreContext) {
           requestedByAgentId,
           hireAgentId: agent.id,
         });
-        return { agent: presentAgent(tx, agent, ctx.clock.now()), approval: approvalDetail(tx, approval) };
+        return { agent: presentAgent(tx, actor, agent, ctx.clock.now()), approval: approvalSeenBy(tx, actor, approvalDetail(tx, approval)) };
       });
     },
   };

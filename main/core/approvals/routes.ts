@@ -16,6 +16,7 @@ import {
   ListApprovalsQuery,
   ResubmitBody,
 } from './contract.js';
+import { approvalSeenBy } from './hire.js';
 
 const tags = ['approvals'];
 const detail = { 200: ApprovalDetail, ...errorResponses };
@@ -23,7 +24,7 @@ const detail = { 200: ApprovalDetail, ...errorResponses };
 export const approvalsRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/companies/:companyId/approvals', {
     schema: { tags, summary: 'Approvals of the company, newest first', params: CompanyIdParams, querystring: ListApprovalsQuery, response: { 200: z.array(Approval), ...errorResponses } },
-    handler: (req) => s.approvals.list(req.actor, req.params.companyId, req.query.status),
+    handler: (req) => s.approvals.list(req.actor, req.params.companyId, req.query.status).map((a) => approvalSeenBy(s.ctx.db, req.actor, a)),
   });
 
   app.post('/api/companies/:companyId/approvals', {
@@ -34,13 +35,13 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
       body: CreateApprovalBody,
       response: { 201: ApprovalDetail, ...errorResponses },
     },
-    handler: async (req, reply) => reply.code(201).send(s.approvals.create(req.actor, req.params.companyId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(approvalSeenBy(s.ctx.db, req.actor, s.approvals.create(req.actor, req.params.companyId, req.body))),
   });
 
   app.post('/api/companies/:companyId/agent-hires', {
     schema: {
       tags,
-      summary: 'Request a hire: a draft agent and its pending hire_agent approval, in one transaction (201)',
+      summary: "Request a hire: a draft agent and its pending hire_agent approval, in one transaction (201). Only name, role, reportsTo, capabilities and budgetMonthlyCents are needed; without adapterType the hire runs like its manager (credentials not copied)",
       params: CompanyIdParams,
       body: CreateHireBody,
       response: { 201: HireResult, ...errorResponses },
@@ -50,7 +51,7 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
 
   app.get('/api/approvals/:approvalId', {
     schema: { tags, summary: 'One approval with its decision history', params: ApprovalIdParams, response: detail },
-    handler: (req) => s.approvals.get(req.actor, req.params.approvalId),
+    handler: (req) => approvalSeenBy(s.ctx.db, req.actor, s.approvals.get(req.actor, req.params.approvalId)),
   });
 
   const decisions = [
@@ -61,7 +62,7 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
   for (const [path, method, summary] of decisions) {
     app.post(`/api/approvals/:approvalId/${path}`, {
       schema: { tags, summary, params: ApprovalIdParams, body: DecisionBody, response: detail },
-      handler: (req) => s.approvals[method](req.actor, req.params.approvalId, req.body?.decisionNote),
+      handler: (req) => approvalSeenBy(s.ctx.db, req.actor, s.approvals[method](req.actor, req.params.approvalId, req.body?.decisionNote)),
     });
   }
 
@@ -73,7 +74,7 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
       body: ResubmitBody,
       response: detail,
     },
-    handler: (req) => s.approvals.resubmit(req.actor, req.params.approvalId, req.body.payload),
+    handler: (req) => approvalSeenBy(s.ctx.db, req.actor, s.approvals.resubmit(req.actor, req.params.approvalId, req.body.payload)),
   });
 
   app.get('/api/approvals/:approvalId/issues', {

@@ -6,7 +6,7 @@ import { heartbeatRuns, agentSessions, type HeartbeatRunRow, type RunStatus } fr
 import { agents } from '../agents/schema.js';
 import { issues, issueMentions } from '../issues/schema.js';
 import { TranscriptWriter, transcriptPath } from './transcript.js';
-import { StreamRedactor, redact } from './redact.js';
+import { Redactor, StreamRedactor } from './redact.js';
 import type { RunTokens } from './run-token.js';
 import { recordActivity } from '../activity/service.js';
 import { centsToMicro } from '../costs/money.js';
@@ -145,12 +145,20 @@ export function runCostCents(usage: ExecutionResult['usage']): number | null {
   return usage.costCents;
 }
 
-export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, result: ExecutionResult, meta: Record<string, unknown>, cancelled: boolean, bytes: number, secrets: string[]) {
+/**
+ * Records a finished run. Everything the adapter reported (session, usage, model and provider,
+ * error code, message and hint, summary, command line) is redacted here, once, before any of it
+ * reaches the run record, the session table, the activity log or a cost event.
+ */
+export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, reported: ExecutionResult, reportedMeta: Record<string, unknown>, cancelled: boolean, bytes: number, secrets: string[]) {
   const { ctx } = deps;
+  const redactor = new Redactor(secrets);
+  const result = redactor.deep(reported);
+  const meta = redactor.deep(reportedMeta);
   const status = finalStatus(result, cancelled);
   const at = ctx.clock.now().toISOString();
   const cost = runCostCents(result.usage);
-  const command = meta.command ? redact([meta.command, ...((meta.args as string[] | undefined) ?? [])].join(' '), secrets) : null;
+  const command = meta.command ? redactor.text([meta.command, ...((meta.args as string[] | undefined) ?? [])].join(' ')) : null;
   inTransaction(ctx, (tx) => {
     tx.update(heartbeatRuns)
       .set({
@@ -163,9 +171,9 @@ export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, 
         costMicroCents: cost === null ? null : centsToMicro(cost),
         sessionParams: result.sessionParams ?? null,
         errorCode: result.errorCode ?? (status !== 'failed' ? null : result.signal ? 'killed_by_signal' : 'nonzero_exit'),
-        errorMessage: result.errorMessage ? redact(result.errorMessage, secrets) : null,
-        errorHint: typeof result.errorHint === 'string' ? redact(result.errorHint, secrets) : null,
-        summary: typeof result.summary === 'string' ? redact(result.summary, secrets).slice(0, MAX_SUMMARY) : null,
+        errorMessage: result.errorMessage || null,
+        errorHint: typeof result.errorHint === 'string' ? result.errorHint : null,
+        summary: typeof result.summary === 'string' ? result.summary.slice(0, MAX_SUMMARY) : null,
         rateLimitResetAt: result.errorCode === 'rate_limited' && typeof result.rateLimitResetAt === 'string' && !Number.isNaN(Date.parse(result.rateLimitResetAt)) ? new Date(result.rateLimitResetAt).toISOString() : null,
         transcriptBytes: bytes,
         finishedAt: at,
@@ -203,7 +211,7 @@ export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, 
       const { provider, model, inputTokens, outputTokens } = result.usage;
       deps.recordCost(actor, run.companyId, { agentId, provider, model, inputTokens, outputTokens, costCents: cost, runId: run.id, ...(run.taskIssueId ? { issueId: run.taskIssueId } : {}) });
     } catch (err) {
-      ctx.logger.error('could not record the cost of a run', { runId: run.id, message: err instanceof Error ? err.message : String(err) });
+      ctx.logger.error('could not record the cost of a run', { runId: run.id, message: redactor.text(err instanceof Error ? err.message : String(err)) });
     }
   }
 }

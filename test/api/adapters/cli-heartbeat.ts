@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { readLog, waitForRun } from '../heartbeat/helpers.js';
+import { scanForLeaks } from '../secrets/helpers.js';
 
 /** One shell command the way the heartbeat skill teaches it: run token and run header. */
 export const api = (args: string) => `curl -sS -H "Authorization: Bearer $SERVICE_API_KEY" -H "X-Service-Run-Id: $SERVICE_RUN_ID" -H 'Content-Type: application/json' ${args}`;
@@ -63,6 +64,7 @@ export async function runScriptedHeartbeat(options: { t: TestCore; adapterType: 
   expect((comments.items ?? comments).map((c: any) => c.body)).toEqual(expect.arrayContaining([`Working on it from ${options.cli}.`, 'Done by the scripted model.']));
   const log = (await readLog(t, run.id)).map((r) => r.data).join('');
   expect(log).not.toContain('sk-scripted-secret-value');
+  expect(scanForLeaks(t.home, 'sk-scripted-secret-value')).toEqual([]);
   return { company, agent, issue, run, log };
 }
 

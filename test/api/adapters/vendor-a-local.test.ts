@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { readLog, waitForRun } from '../heartbeat/helpers.js';
+import { scanForLeaks } from '../secrets/helpers.js';
 import { lastToolResult, startAnthropicScriptServer, type AnthropicScriptServer, type ScriptTurn } from '../../fixtures/model-servers/anthropic.js';
 
 const CLAUDE = agentCli('claude');
@@ -113,6 +114,8 @@ describe('vendor_a_local: the real Claude Code CLI against a scripted Messages A
     expect(log).toContain(`"session_id":"${sessionId}"`);
     expect(log).toContain('"type":"result"');
     expect(log).not.toContain('sk-ant-scripted-test');
+    // Nor is it anywhere in the data home, in any form (database, WAL, transcripts).
+    expect(scanForLeaks(t.home, 'sk-ant-scripted-test')).toEqual([]);
     // The model saw the heartbeat skill offered through the per-run directory.
     const firstLoop = server.requests.find((r) => r.scripted)!;
     expect(firstLoop.headers['x-api-key']).toBe('sk-ant-scripted-test');

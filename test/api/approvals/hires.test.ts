@@ -159,12 +159,12 @@ describe('who may request a hire, and what it must say', () => {
     expect(onBehalf.body.approval.history[0]).toMatchObject({ actorType: 'board', actorId: null });
   });
 
-  it('requires the hire fields, adapterType included, and writes nothing (draft and approval are one transaction)', async () => {
+  it("requires the spec's hire fields (not the adapter) and writes nothing (draft and approval are one transaction)", async () => {
     const before = w.t.snapshot();
     const { name: _n, adapterType: _a, capabilities: _c, ...partial } = hireBody(w);
     const missing = await hire(partial);
     expectError(missing, 400, 'validation_error');
-    expect(problemPaths(missing).sort()).toEqual(['body.adapterType', 'body.capabilities', 'body.name']);
+    expect(problemPaths(missing).sort()).toEqual(['body.capabilities', 'body.name']);
     expectError(await hire(hireBody(w, { adapterConfig: { command: '' } })), 400, 'validation_error', 'body.adapterConfig.command');
     expectError(await hire(hireBody(w, { reportsTo: w.foreign.id })), 400, 'invalid_reports_to', 'body.reportsTo');
     expectError(await hire(hireBody(w, { name: 'Ada' })), 409, 'agent_name_taken');

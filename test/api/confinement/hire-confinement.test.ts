@@ -26,4 +26,15 @@ describe('only the board loosens an agent\'s confinement', () => {
     expect(board.status, board.text).toBe(201);
     expect(board.body.agent.adapterConfig).toMatchObject({ sandbox: false });
   });
+
+  it('a hire copying its manager\'s adapter starts inside the sandbox even when the board let the manager out', async () => {
+    const out = await w.t.api('PATCH', `/api/agents/${w.ceo.id}`, { body: { adapterConfig: { command: 'echo', sandbox: false, inheritEnv: ['EDITOR'] } } });
+    expect(out.status, out.text).toBe(200);
+    const { adapterType: _t, adapterConfig: _c, ...spec } = hireBody(w) as Record<string, unknown>;
+    const res = await w.t.api('POST', `/api/companies/${w.company}/agent-hires`, { body: { ...spec, name: 'Copied', reportsTo: w.ceo.id }, token: w.ceoKey });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.agent.adapterConfig).toMatchObject({ command: 'echo' });
+    expect(res.body.agent.adapterConfig).not.toHaveProperty('sandbox');
+    expect(res.body.agent.adapterConfig).not.toHaveProperty('inheritEnv');
+  });
 });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
+import { scanForLeaks } from '../secrets/helpers.js';
 import { createFakeAgent, eventually, fakeLines, openEvents, procState, readLog, waitForRunId, waitGone } from './helpers.js';
 
 let t: TestCore;
@@ -109,6 +110,8 @@ describe('heartbeat fault injection', () => {
     const files = filesUnder(path.join(t.home, 'runs'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(readFileSync(f, 'utf8')).not.toContain(secretValue);
+    // Nor anywhere in the data home, in any form (the canary test in secrets/ covers every adapter).
+    expect(scanForLeaks(t.home, secretValue)).toEqual([]);
     // The event stream, once the run's log and end have been streamed.
     await eventually(() => (stream.raw().includes('[redacted]') && stream.events.some((e) => e.event.startsWith('run.') && e.raw.includes('succeeded')) ? true : undefined), 5000, 'run events');
     stream.close();

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Logger } from '../../../main/core/logger.js';
 import type { TestCore } from '../../helpers/core.js';
 
@@ -79,4 +81,45 @@ export function dumpTables(t: TestCore): { text: string; blobs: Buffer[] } {
     );
   }
   return { text: parts.join('\n'), blobs };
+}
+
+/**
+ * The forms a leaked value would take on disk or in a response, computed here independently of
+ * the redaction code: clear (and its terminal form), JSON-escaped, URL-encoded, and base64 /
+ * base64url, whole or as the part of a longer base64 stream made only of its bytes (any alignment).
+ */
+export function leakForms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const forms = new Set([value, value.replace(/\n/g, '\r\n'), JSON.stringify(value).slice(1, -1), encodeURIComponent(value), new URLSearchParams({ q: value }).toString().slice(2)]);
+  for (const encoding of ['base64', 'base64url'] as const) {
+    forms.add(bytes.toString(encoding).replace(/=+$/, ''));
+    for (let skip = 0; skip < 3; skip++) {
+      const whole = Math.floor((bytes.length - skip) / 3) * 3;
+      forms.add(bytes.subarray(skip, skip + whole).toString(encoding));
+    }
+  }
+  return [...forms];
+}
+
+/** Every regular file under a directory (database, WAL, logs, transcripts, backups, exports). */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(p) : e.isFile() ? [p] : [];
+  });
+}
+
+/** `where: form-kind` for every place under `home` (and in `extra` texts) holding a form of `value`. */
+export function scanForLeaks(home: string, value: string, extra: [string, string | Buffer][] = []): string[] {
+  const forms = leakForms(value).map((f) => Buffer.from(f, 'utf8'));
+  const hits: string[] = [];
+  const haystacks: [string, Buffer][] = [
+    ...filesUnder(home).map((f): [string, Buffer] => [path.relative(home, f), readFileSync(f)]),
+    ...extra.map(([where, text]): [string, Buffer] => [where, Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8')]),
+  ];
+  for (const [where, data] of haystacks) {
+    for (const form of forms) if (data.includes(form)) hits.push(`${where}: ${form.toString('utf8').slice(0, 40)}`);
+  }
+  return hits;
 }

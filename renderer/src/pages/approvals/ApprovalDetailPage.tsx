@@ -12,6 +12,7 @@ import { Textarea } from '../../components/Field.js';
 import { formatBudget, timeAgo } from '../../app/format.js';
 import { href } from '../../app/router.js';
 import { approvalTitle } from './ApprovalsPage.js';
+import { HireRunsAs } from './HireRunsAs.js';
 
 type Decision = 'approve' | 'reject' | 'request-revision';
 const DECISION_DONE: Record<Decision, string> = { approve: 'Approved', reject: 'Rejected', 'request-revision': 'Revision requested' };
@@ -57,7 +58,6 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
                   <dt>Role</dt><dd>{String(p.role ?? '—')}</dd>
                   <dt>Title</dt><dd>{String(p.title ?? '—')}</dd>
                   <dt>Reports to</dt><dd>{typeof p.reportsTo === 'string' ? name(p.reportsTo) : 'Nobody (top of the org)'}</dd>
-                  <dt>Adapter</dt><dd className="mono">{String(p.adapterType ?? '—')}</dd>
                   <dt>Monthly budget</dt><dd>{typeof p.budgetMonthlyCents === 'number' ? formatBudget(p.budgetMonthlyCents) : '—'}</dd>
                   <dt>Capabilities</dt><dd className="markdown">{String(p.capabilities || '—')}</dd>
                   {p.reason ? (<><dt>Why</dt><dd className="markdown">{String(p.reason)}</dd></>) : null}
@@ -76,6 +76,13 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
               )}
             </Card>
           </Section>
+          {a.type === 'hire_agent' ? (
+            <Section title="What it will run">
+              <Card>
+                <HireRunsAs companyId={companyId} adapterType={p.adapterType} adapterConfig={p.adapterConfig} />
+              </Card>
+            </Section>
+          ) : null}
           <Section title="Linked issues">
             {(issues.data ?? []).length === 0 ? (
               <div className="faint">No linked issues.</div>
