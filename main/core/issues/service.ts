@@ -7,6 +7,7 @@ import { assertGoal, assertParent, assertProject, resolveAssignee } from './refe
 import { checkStatusChange, RELEASING_STATUSES } from './status-rules.js';
 import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
+import { limitsOf } from '../limits/service.js';
 import type { Actor } from '../http/actor.js';
 import { badRequest, conflict, ServiceError } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
@@ -137,7 +138,7 @@ export function createIssuesService(ctx: CoreContext) {
 
     patch(actor: Actor, idOrIdentifier: string, input: PatchIssueInput): Issue {
       let statusChange: IssueStatusChange | undefined;
-      const result = inTransaction(ctx, (tx) => {
+      const write = () => inTransaction(ctx, (tx) => {
         const row = requireIssue(tx, actor, idOrIdentifier);
         const at = isoNow(ctx);
         const changes: Partial<IssueRow> = {};
@@ -213,6 +214,7 @@ export function createIssuesService(ctx: CoreContext) {
         if (input.comment !== undefined) updated = insertComment(tx, at, actor, updated, input.comment).issue;
         return toIssue(updated);
       });
+      const result = input.comment === undefined ? write() : limitsOf(ctx).comment(actor, input.comment, write);
       if (statusChange) notifyStatus(statusChange);
       return result;
     },

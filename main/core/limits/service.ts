@@ -56,8 +56,9 @@ export function createLimits(ctx: CoreContext) {
    * Records the hit after the current transaction (if any) has ended: the refused request rolls
    * back, its record of being refused must not.
    */
-  function report(actor: Actor, companyId: string, limit: LimitName, summary: string, details: Record<string, unknown>): void {
+  function report(actor: Actor, limit: LimitName, summary: string, details: Record<string, unknown>): void {
     if (actor.kind !== 'agent') return;
+    const companyId = actor.companyId;
     const key = `${actor.agentId}:${limit}`;
     const t = now();
     if ((reported.get(key) ?? -Infinity) > t - REPORT_EVERY_MS) return;
@@ -82,12 +83,12 @@ export function createLimits(ctx: CoreContext) {
     });
   }
 
-  function rate(actor: Actor, companyId: string, limit: keyof LimitSettings, weight: number, max: number, what: string): void {
+  function rate(actor: Actor, limit: keyof LimitSettings, weight: number, max: number, what: string): void {
     if (actor.kind !== 'agent') return;
     const verdict = windows.check(`${limit}:${actor.agentId}`, now(), weight, max);
     if (verdict.ok) return;
     const retryAfterSec = Math.ceil(verdict.retryAfterMs / 1000);
-    report(actor, companyId, limit, `${what} (${max} per minute)`, { max });
+    report(actor, limit, `${what} (${max} per minute)`, { max });
     throw new LimitError(429, 'rate_limited', `Too many ${what}: at most ${max} per minute per agent; retry in ${retryAfterSec} s`, limit, { max }, retryAfterSec);
   }
 
@@ -99,29 +100,29 @@ export function createLimits(ctx: CoreContext) {
      * A comment of at most 64 KiB of UTF-8, within the author's comment rate: `write` stores it,
      * and only a stored comment counts against the rate.
      */
-    comment<T>(actor: Actor, companyId: string, body: string, write: () => T): T {
+    comment<T>(actor: Actor, body: string, write: () => T): T {
       const size = utf8Bytes(body);
       if (size > FIXED_LIMITS.commentMaxBytes) {
-        report(actor, companyId, 'commentMaxBytes', `a comment of ${size} bytes (at most ${FIXED_LIMITS.commentMaxBytes})`, { bytes: size, max: FIXED_LIMITS.commentMaxBytes });
+        report(actor, 'commentMaxBytes', `a comment of ${size} bytes (at most ${FIXED_LIMITS.commentMaxBytes})`, { bytes: size, max: FIXED_LIMITS.commentMaxBytes });
         throw new LimitError(413, 'comment_too_large', `A comment holds at most ${FIXED_LIMITS.commentMaxBytes} bytes of UTF-8; this one has ${size}`, 'commentMaxBytes', { bytes: size, max: FIXED_LIMITS.commentMaxBytes });
       }
       const max = readLimitSettings(ctx.db).commentsPerMinute;
-      rate(actor, companyId, 'commentsPerMinute', 1, max, 'comments');
+      rate(actor, 'commentsPerMinute', 1, max, 'comments');
       const result = write();
       if (actor.kind === 'agent') windows.record(`commentsPerMinute:${actor.agentId}`, now(), 1);
       return result;
     },
 
     /** Before the upload's body is read: an agent already at its upload count is turned away early. */
-    uploadStart(actor: Actor, companyId: string): void {
-      rate(actor, companyId, 'attachmentUploadsPerMinute', 1, readLimitSettings(ctx.db).attachmentUploadsPerMinute, 'uploads');
+    uploadStart(actor: Actor): void {
+      rate(actor, 'attachmentUploadsPerMinute', 1, readLimitSettings(ctx.db).attachmentUploadsPerMinute, 'uploads');
     },
 
     /** An upload of `bytes` within the agent's upload rates; `write` stores it, and only then it counts. */
-    upload<T>(actor: Actor, companyId: string, bytes: number, write: () => T): T {
+    upload<T>(actor: Actor, bytes: number, write: () => T): T {
       const limits = readLimitSettings(ctx.db);
-      rate(actor, companyId, 'attachmentUploadsPerMinute', 1, limits.attachmentUploadsPerMinute, 'uploads');
-      rate(actor, companyId, 'attachmentBytesPerMinute', bytes, limits.attachmentBytesPerMinute, 'uploaded bytes');
+      rate(actor, 'attachmentUploadsPerMinute', 1, limits.attachmentUploadsPerMinute, 'uploads');
+      rate(actor, 'attachmentBytesPerMinute', bytes, limits.attachmentBytesPerMinute, 'uploaded bytes');
       const result = write();
       if (actor.kind === 'agent') {
         windows.record(`attachmentUploadsPerMinute:${actor.agentId}`, now(), 1);
@@ -144,7 +145,7 @@ export function createLimits(ctx: CoreContext) {
         .get()!.n;
       if (used <= budget) return;
       const before = used - fileBytes;
-      report(actor, companyId, 'attachmentCompanyBudgetBytes', `the company's attachment budget (${mib(budget)})`, { budgetBytes: budget, usedBytes: before, fileBytes });
+      report(actor, 'attachmentCompanyBudgetBytes', `the company's attachment budget (${mib(budget)})`, { budgetBytes: budget, usedBytes: before, fileBytes });
       throw new LimitError(
         413,
         'attachment_budget_exceeded',
@@ -164,7 +165,7 @@ export function createLimits(ctx: CoreContext) {
     afterRun(run: { id: string; agentId: string; companyId: string }, transcript: { droppedBytes: number; maxBytes: number }): void {
       const actor: Actor = { kind: 'agent', agentId: run.agentId, companyId: run.companyId, keyId: null, runId: run.id };
       if (transcript.droppedBytes > 0) {
-        report(actor, run.companyId, 'transcriptMaxBytes', `run output over the transcript cap (${mib(transcript.maxBytes)}); ${mib(transcript.droppedBytes)} from its middle were dropped`, {
+        report(actor, 'transcriptMaxBytes', `run output over the transcript cap (${mib(transcript.maxBytes)}); ${mib(transcript.droppedBytes)} from its middle were dropped`, {
           runId: run.id,
           droppedBytes: transcript.droppedBytes,
           max: transcript.maxBytes,

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentKey } from '../../helpers/core.js';
+import { limitHits, setLimits, startLimitsWorld, type LimitsWorld } from './helpers.js';
+
+let w: LimitsWorld | undefined;
+afterEach(async () => {
+  await w?.t.close();
+  w = undefined;
+});
+
+const post = (w: LimitsWorld, body: string, token?: string) => w.t.api('POST', `/api/issues/${w.issue.id}/comments`, { body: { body }, ...(token ? { token } : {}) });
+
+describe('the comment size cap', () => {
+  it('takes exactly 64 KiB of UTF-8 and refuses one byte more with 413, from the board and agents alike', async () => {
+    w = await startLimitsWorld();
+    // 3-byte characters: fewer characters than bytes, so the cap is on UTF-8, not on string length.
+    const atCap = '€'.repeat(21_845) + 'a'; // 65,535 + 1 = 65,536 bytes
+    expect(Buffer.byteLength(atCap)).toBe(65_536);
+    expect((await post(w, atCap)).status).toBe(201);
+    expect((await post(w, atCap, w.key)).status).toBe(201);
+    const over = atCap + 'b';
+    const before = w.t.snapshot();
+    for (const token of [undefined, w.key]) {
+      const res = await post(w, over, token);
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({ code: 'comment_too_large', details: { limit: 'commentMaxBytes', bytes: 65_537, max: 65_536 } });
+      expect(res.body.error).toContain('65536');
+    }
+    // The same cap holds for a comment added through PATCH, and nothing of that PATCH is written.
+    const patch = await w.t.api('PATCH', `/api/issues/${w.issue.id}`, { token: w.key, body: { title: 'Renamed', comment: over } });
+    expect(patch.status).toBe(413);
+    expect((await w.t.api('GET', `/api/issues/${w.issue.id}`)).body.title).not.toBe('Renamed');
+    const after = w.t.snapshot();
+    expect(after.issue_comments).toBe(before.issue_comments);
+    const hits = await limitHits(w.t, w.companyId);
+    expect(hits[0]).toMatchObject({ actorType: 'agent', actorId: w.agent.id, entityType: 'agent', entityId: w.agent.id, details: { limit: 'commentMaxBytes' } });
+  });
+});
+
+describe('the comment rate', () => {
+  it('lets an agent post exactly its rate per minute, then answers 429 with Retry-After, across all its keys', async () => {
+    w = await startLimitsWorld();
+    const limits = await setLimits(w.t, { commentsPerMinute: 5 });
+    expect(limits.commentsPerMinute).toBe(5);
+    const second = await createAgentKey(w.t, w.agent.id);
+    // Five across two keys of the same agent: the rate is the agent's, not the key's.
+    for (let i = 0; i < 5; i++) expect((await post(w, `comment ${i}`, i % 2 ? second : w.key)).status).toBe(201);
+    const refused = await post(w, 'one too many', second);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'rate_limited', details: { limit: 'commentsPerMinute', max: 5 } });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.body.details.retryAfterSec).toBe(retryAfter);
+    // A comment through PATCH counts and is refused the same way; its other changes are not applied.
+    const patch = await w.t.api('PATCH', `/api/issues/${w.issue.id}`, { token: w.key, body: { title: 'Renamed', comment: 'more' } });
+    expect(patch.status).toBe(429);
+    expect(patch.headers.get('retry-after')).toBeTruthy();
+    expect((await w.t.api('GET', `/api/issues/${w.issue.id}`)).body.title).not.toBe('Renamed');
+    // The board is never rate limited.
+    expect((await post(w, 'the board may always answer')).status).toBe(201);
+    // One activity entry for the hits of that minute, however many there were.
+    await post(w, 'still too many', w.key);
+    const hits = await limitHits(w.t, w.companyId);
+    expect(hits.filter((h) => h.details.limit === 'commentsPerMinute')).toHaveLength(1);
+    expect(hits[0].summary).toContain('Flood hit a limit');
+  });
+});
+
+describe('comment pagination', () => {
+  it('pages the thread oldest first with a stable cursor, and the last page has none', async () => {
+    w = await startLimitsWorld();
+    const ids: string[] = [];
+    for (let i = 0; i < 230; i++) ids.push((await post(w, `comment ${i}`)).body.id);
+    const first = await w.t.api('GET', `/api/issues/${w.issue.identifier}/comments`);
+    expect(first.status).toBe(200);
+    expect(Array.isArray(first.body)).toBe(true);
+    expect(first.body.map((c: any) => c.id)).toEqual(ids.slice(0, 100));
+    const cursor = first.headers.get('x-next-cursor')!;
+    expect(cursor).toBeTruthy();
+    expect(first.headers.get('link')).toBe(`</api/issues/${w.issue.identifier}/comments?limit=100&after=${cursor}>; rel="next"`);
+    // A comment added while paging lands at the end, not inside a page already defined by the cursor.
+    ids.push((await post(w, 'late comment')).body.id);
+    const second = await w.t.api('GET', `/api/issues/${w.issue.id}/comments?after=${cursor}&limit=100`);
+    expect(second.body.map((c: any) => c.id)).toEqual(ids.slice(100, 200));
+    // The same cursor gives the same page again.
+    expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?after=${cursor}&limit=100`)).body).toEqual(second.body);
+    const last = await w.t.api('GET', `/api/issues/${w.issue.id}/comments?after=${second.headers.get('x-next-cursor')}&limit=100`);
+    expect(last.body.map((c: any) => c.id)).toEqual(ids.slice(200));
+    expect(last.headers.get('x-next-cursor')).toBeNull();
+    expect(last.headers.get('link')).toBeNull();
+    // Limits: up to 500, nothing above; a forged cursor is a 400.
+    expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?limit=500`)).body).toHaveLength(231);
+    expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?limit=501`)).status).toBe(400);
+    expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?after=bm9wZQ`)).body).toMatchObject({ code: 'invalid_cursor' });
+  });
+});
