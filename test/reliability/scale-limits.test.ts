@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, createCompany, startCore, type TestCore } from '../helpers/core.js';
+import { createAgent, createCompany, startCore, type ApiResponse, type TestCore } from '../helpers/core.js';
 
 // Limits found by the scale benchmark (bench/scale.mjs) that a small test database never reaches.
 let t: TestCore;
@@ -24,7 +24,7 @@ describe('limits at scale', () => {
     // The thread is paged (at most 500 a page); following the cursors reads all of it once, in order.
     const all: any[] = [];
     for (let after: string | null = null, pages = 0; pages < 100; pages++) {
-      const res = await t.api('GET', `/api/issues/${issue.id}/comments?limit=500${after ? `&after=${after}` : ''}`);
+      const res: ApiResponse<any[]> = await t.api('GET', `/api/issues/${issue.id}/comments?limit=500${after ? `&after=${after}` : ''}`);
       expect(res.status, res.text.slice(0, 300)).toBe(200);
       all.push(...res.body);
       after = res.headers.get('x-next-cursor');

@@ -1,4 +1,5 @@
-import { existsSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
 import { rawSqlite } from '../export/scope.js';
 import type { CoreContext } from '../context.js';
 import { transcriptPath } from '../heartbeat/transcript.js';
@@ -48,4 +49,22 @@ export function enforceTranscriptBudget(ctx: Pick<CoreContext, 'db' | 'clock' | 
     result.bytes += run.bytes;
   }
   return result;
+}
+
+/**
+ * Removes the tail segments (`<run>.jsonl.tail0/1`) a crashed server left behind: only a live
+ * writer holds them, and they hold nothing the transcript promised. Segments of runs still
+ * queued or running are left alone.
+ */
+export function sweepTailSegments(ctx: Pick<CoreContext, 'db' | 'paths'>): number {
+  if (!existsSync(ctx.paths.runs)) return 0;
+  const active = rawSqlite(ctx.db).prepare("SELECT 1 FROM heartbeat_runs WHERE id = ? AND status IN ('queued', 'running')");
+  let removed = 0;
+  for (const name of readdirSync(ctx.paths.runs)) {
+    const m = /^(.+)\.jsonl\.tail[01]$/.exec(name);
+    if (!m || active.get(m[1])) continue;
+    rmSync(path.join(ctx.paths.runs, name), { force: true });
+    removed++;
+  }
+  return removed;
 }

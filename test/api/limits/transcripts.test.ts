@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
@@ -96,4 +97,22 @@ describe('the company transcript budget', () => {
     const after = await Promise.all(runs.map(async (r) => (await t!.api('GET', `/api/heartbeat-runs/${r.id}`)).body));
     expect(after.map((r) => r.transcriptPurgedAt !== null)).toEqual([true, true, false]);
   }, 120_000);
+});
+
+describe('tail segments a crashed server left behind', () => {
+  it('are removed by the retention pass at start', async () => {
+    const first = await startCore();
+    const home = first.home;
+    const runs = path.join(home, 'runs');
+    mkdirSync(runs, { recursive: true });
+    const stale = path.join(runs, `${randomUUID()}.jsonl.tail1`);
+    writeFileSync(stale, '{"s":"o","t":1,"d":"x"}\n');
+    const transcript = path.join(runs, `${randomUUID()}.jsonl`);
+    writeFileSync(transcript, '{"s":"o","t":1,"d":"x"}\n');
+    await first.core.close();
+    t = await startCore({ home });
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(transcript)).toBe(true);
+    rmSync(home, { recursive: true, force: true });
+  });
 });
