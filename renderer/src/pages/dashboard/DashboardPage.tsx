@@ -12,7 +12,7 @@ import { Button } from '../../components/Button.js';
 import { BudgetBar } from '../../components/BudgetBar.js';
 import { formatCents, timeAgo, duration } from '../../app/format.js';
 import { href, navigate } from '../../app/router.js';
-import { buildInbox, INBOX_LABEL } from './needs-you.js';
+import { buildInbox, INBOX_LABEL, type LimitHit } from './needs-you.js';
 
 interface ActivityRow {
   id: string;
@@ -84,6 +84,7 @@ function usePendingInteractions(cid: string) {
 }
 
 export function DashboardPage({ companyId }: PageProps) {
+  const api = useApi();
   const company = useCompany(companyId);
   const agents = useAgents(companyId);
   const summary = useCostSummary(companyId);
@@ -94,6 +95,10 @@ export function DashboardPage({ companyId }: PageProps) {
   const failed = useRuns(companyId, { status: 'failed', limit: 20 });
   const timedOut = useRuns(companyId, { status: 'timed_out', limit: 20 });
   const interactions = usePendingInteractions(companyId);
+  const limitHits = useQuery({
+    queryKey: [...keys.activity(companyId), 'limit.exceeded'],
+    queryFn: () => api.get<Page<LimitHit>>(`/api/companies/${companyId}/activity`, { action: 'limit.exceeded', limit: 50 }),
+  });
 
   const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const agentName = (id: string) => names.get(id) ?? 'Unknown agent';
@@ -110,8 +115,9 @@ export function DashboardPage({ companyId }: PageProps) {
       failedRuns: [...(failed.data?.items ?? []), ...(timedOut.data?.items ?? [])],
       latestRunByAgent: latest,
       agentName: (id) => names.get(id) ?? 'Unknown agent',
+      limitHits: limitHits.data?.items ?? [],
     });
-  }, [approvals.data, interactions.data, blocked.data, failed.data, timedOut.data, runs.data, names]);
+  }, [approvals.data, interactions.data, blocked.data, failed.data, timedOut.data, runs.data, names, limitHits.data]);
 
   if (agents.isPending || company.isPending) return <div className="page"><Loading /></div>;
   if (agents.isError) return <div className="page"><ErrorBox error={agents.error} retry={() => void agents.refetch()} /></div>;
@@ -124,7 +130,7 @@ export function DashboardPage({ companyId }: PageProps) {
       <div className="grid-4" style={{ marginBottom: 24 }}>
         <Stat label="Running agents" value={running.length} hint={`${agents.data.filter((a) => a.status !== 'terminated').length} on the team`} />
         <Stat label="Spent this month" value={s ? formatCents(s.spentCents) : '—'} hint={s ? (s.budgetMonthlyCents ? `of ${formatCents(s.budgetMonthlyCents)}` : 'no budget limit') : undefined} />
-        <Stat label="Needs you" value={inbox.length} hint="approvals, questions, blocks, failures" />
+        <Stat label="Needs you" value={inbox.length} hint="approvals, questions, blocks, failures, limits" />
         <Stat label="Open issues" value={open.data?.items.length ?? '—'} hint={`${blocked.data?.items.length ?? 0} blocked`} />
       </div>
 
@@ -132,13 +138,13 @@ export function DashboardPage({ companyId }: PageProps) {
         <div>
         <Section title="Needs you">
           {inbox.length === 0 ? (
-            <EmptyState title="Nothing waiting on you">Approvals, agent questions, blocked issues and failed runs show up here.</EmptyState>
+            <EmptyState title="Nothing waiting on you">Approvals, agent questions, blocked issues, failed runs and agents that hit a limit show up here.</EmptyState>
           ) : (
             <div className="list" role="list" aria-label="Needs you">
               {inbox.map((item) => (
                 <div key={`${item.kind}:${item.id}`} role="listitem">
                 <a className="list-item" href={href(item.href)}>
-                  <Pill tone={item.kind === 'failed_run' || item.kind === 'blocked' ? 'red' : item.kind === 'approval' ? 'amber' : 'violet'}>{INBOX_LABEL[item.kind]}</Pill>
+                  <Pill tone={item.kind === 'failed_run' || item.kind === 'blocked' || item.kind === 'limit' ? 'red' : item.kind === 'approval' ? 'amber' : 'violet'}>{INBOX_LABEL[item.kind]}</Pill>
                   <div className="grow">
                     <div className="ellipsis">{item.title}</div>
                     <div className="muted ellipsis" style={{ fontSize: 12 }}>{item.detail}</div>

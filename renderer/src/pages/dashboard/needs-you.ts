@@ -1,7 +1,7 @@
 import type { Approval, HeartbeatRun, Interaction, Issue } from '../../api/types.js';
 
 export interface InboxItem {
-  kind: 'approval' | 'confirmation' | 'question' | 'suggestion' | 'blocked' | 'failed_run';
+  kind: 'approval' | 'confirmation' | 'question' | 'suggestion' | 'blocked' | 'failed_run' | 'limit';
   id: string;
   title: string;
   detail: string;
@@ -15,6 +15,18 @@ const INTERACTION_KIND: Record<Interaction['kind'], InboxItem['kind']> = {
   suggest_tasks: 'suggestion',
 };
 
+/** A `limit.exceeded` activity entry: an agent ran into a per-agent or per-company limit. */
+export interface LimitHit {
+  id: string;
+  entityId: string;
+  summary: string;
+  details: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+/** Limit hits stay in the inbox this long: the core records one per agent, limit and minute. */
+export const LIMIT_HIT_DAYS = 1;
+
 /**
  * The "needs you" inbox: what waits on the founder, newest first. Runs that failed are listed until
  * the agent runs again successfully (a later good run means someone already dealt with it).
@@ -26,6 +38,8 @@ export function buildInbox(input: {
   failedRuns: readonly HeartbeatRun[];
   latestRunByAgent: ReadonlyMap<string, HeartbeatRun>;
   agentName: (id: string) => string;
+  limitHits?: readonly LimitHit[];
+  now?: Date;
 }): InboxItem[] {
   const items: InboxItem[] = [];
   for (const a of input.approvals) {
@@ -66,6 +80,23 @@ export function buildInbox(input: {
       at: run.finishedAt ?? run.queuedAt,
     });
   }
+  // Limit hits of the last day, the newest per agent and limit.
+  const since = new Date((input.now ?? new Date()).getTime() - LIMIT_HIT_DAYS * 86_400_000).toISOString();
+  const seen = new Set<string>();
+  for (const hit of [...(input.limitHits ?? [])].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))) {
+    const limit = typeof hit.details?.limit === 'string' ? hit.details.limit : 'limit';
+    const runId = typeof hit.details?.runId === 'string' ? hit.details.runId : null;
+    if (hit.createdAt < since || seen.has(`${hit.entityId}:${limit}`)) continue;
+    seen.add(`${hit.entityId}:${limit}`);
+    items.push({
+      kind: 'limit',
+      id: hit.id,
+      title: `${input.agentName(hit.entityId)} hit a limit`,
+      detail: hit.summary,
+      href: runId ? `/runs/${runId}` : `/agents/${hit.entityId}`,
+      at: hit.createdAt,
+    });
+  }
   return items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
 }
 
@@ -76,4 +107,5 @@ export const INBOX_LABEL: Record<InboxItem['kind'], string> = {
   suggestion: 'Suggested tasks',
   blocked: 'Blocked',
   failed_run: 'Failed run',
+  limit: 'Limit hit',
 };
