@@ -92,7 +92,8 @@ export function buildInbox(input: {
       kind: 'limit',
       id: hit.id,
       title: `${input.agentName(hit.entityId)} hit a limit`,
-      detail: hit.summary,
+      // The core's summary starts with the agent's name, already in the title.
+      detail: hit.summary.replace(/^.*? hit a limit: /, ''),
       href: runId ? `/runs/${runId}` : `/agents/${hit.entityId}`,
       at: hit.createdAt,
     });

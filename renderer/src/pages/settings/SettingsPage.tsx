@@ -130,7 +130,7 @@ function LimitsForm({ current }: { current: Limits }) {
           An agent that hits a limit shows in the dashboard's "Needs you".
         </p>
         <div className="row">
-          <Button variant="primary" type="submit" busy={save.isPending} disabled={changed.length === 0}>Save limits</Button>
+          <Button variant="primary" type="submit" busy={save.isPending} disabled={changed.length === 0}>Apply limits</Button>
           {changed.length ? <span className="muted">Unsaved changes</span> : null}
         </div>
       </form>
