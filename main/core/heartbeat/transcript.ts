@@ -74,6 +74,8 @@ export class TranscriptWriter {
   private tail: { fd: number; file: string; bytes: number }[] | null = null;
   /** Bytes of output records left out of the file (dropped from the middle, or held in the tail). */
   private asideBytes = 0;
+  private tailBatch: Buffer[] = [];
+  private tailBatchBytes = 0;
   private tailKept = 0;
   private closed = false;
   /** Bytes of output records dropped from the middle (known once closed). */
@@ -132,7 +134,8 @@ export class TranscriptWriter {
   private toTail(bytes: Buffer): void {
     const tail = this.tail!;
     let current = tail[1]!;
-    if (current.bytes + bytes.length > this.segmentBytes) {
+    if (current.bytes + this.tailBatchBytes + bytes.length > this.segmentBytes) {
+      this.flushTail();
       // The older segment is dropped and reused for the newest output.
       const older = tail.shift()!;
       this.droppedBytes += older.bytes;
@@ -141,9 +144,21 @@ export class TranscriptWriter {
       tail.push(older);
       current = older;
     }
-    for (let written = 0; written < bytes.length; ) written += writeSync(current.fd, bytes, written, bytes.length - written, current.bytes + written);
-    current.bytes += bytes.length;
+    this.tailBatch.push(bytes);
+    this.tailBatchBytes += bytes.length;
     this.asideBytes += bytes.length;
+    if (this.tailBatchBytes >= FLUSH_BYTES) this.flushTail();
+  }
+
+  /** Writes the batched tail records to the current segment (at its end: segments are reused). */
+  private flushTail(): void {
+    if (this.tailBatchBytes === 0) return;
+    const current = this.tail![1]!;
+    const data = Buffer.concat(this.tailBatch, this.tailBatchBytes);
+    this.tailBatch = [];
+    this.tailBatchBytes = 0;
+    for (let written = 0; written < data.length; ) written += writeSync(current.fd, data, written, data.length - written, current.bytes + written);
+    current.bytes += data.length;
   }
 
   flush(): void {
@@ -161,6 +176,7 @@ export class TranscriptWriter {
     if (this.closed) return;
     this.flush();
     if (this.tail) {
+      this.flushTail();
       this.tailKept = this.tail.reduce((n, s) => n + s.bytes, 0);
       this.droppedBytes = this.asideBytes - this.tailKept;
       const note = `[headcount] ${mib(this.droppedBytes)} of output (${this.droppedBytes} bytes) dropped here; the last ${mib(this.tailKept)} of the run follow.\n`;
