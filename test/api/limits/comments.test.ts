@@ -1,5 +1,9 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentKey } from '../../helpers/core.js';
+import { createFakeAgent, eventually, waitForRun } from '../heartbeat/helpers.js';
 import { limitHits, setLimits, startLimitsWorld, type LimitsWorld } from './helpers.js';
 
 let w: LimitsWorld | undefined;
@@ -93,5 +97,29 @@ describe('comment pagination', () => {
     expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?limit=500`)).body).toHaveLength(231);
     expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?limit=501`)).status).toBe(400);
     expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?after=bm9wZQ`)).body).toMatchObject({ code: 'invalid_cursor' });
+  });
+});
+
+describe('a run token', () => {
+  it('shares its agent’s comment rate with the agent’s keys', async () => {
+    w = await startLimitsWorld();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hc-limits-token-'));
+    const tokenFile = path.join(dir, 'token');
+    const runner = await createFakeAgent(w.t, w.companyId, 'Runner', { FAKE_MODE: 'token', FAKE_TOKEN_FILE: tokenFile, FAKE_SLEEP_MS: '20000' });
+    const key = await createAgentKey(w.t, runner.id);
+    await setLimits(w.t, { commentsPerMinute: 3 });
+    expect((await w.t.api('POST', `/api/agents/${runner.id}/heartbeat/invoke`)).status).toBe(202);
+    const runToken = await eventually(() => (existsSync(tokenFile) && readFileSync(tokenFile, 'utf8')) || undefined, 15_000, 'the run token');
+    expect((await post(w, 'by key 1', key)).status).toBe(201);
+    expect((await post(w, 'by key 2', key)).status).toBe(201);
+    expect((await post(w, 'by the run', runToken)).status).toBe(201);
+    expect((await post(w, 'by the run again', runToken)).status).toBe(429);
+    expect((await post(w, 'by key 3', key)).status).toBe(429);
+    // Another agent is not affected.
+    expect((await post(w, 'someone else', w.key)).status).toBe(201);
+    const run = await waitForRun(w.t, w.companyId, runner.id, (r) => r.status === 'running');
+    await w.t.api('POST', `/api/heartbeat-runs/${run.id}/cancel`);
+    await waitForRun(w.t, w.companyId, runner.id);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
