@@ -5,7 +5,7 @@ import type { Actor } from '../http/actor.js';
 import { agents } from '../agents/schema.js';
 import { assets } from '../assets/schema.js';
 import { recordActivity } from '../activity/service.js';
-import { inTransaction, type CoreContext, type Queryable } from '../context.js';
+import { inTransaction, type CoreContext } from '../context.js';
 import { SlidingWindow } from './sliding-window.js';
 import { FIXED_LIMITS, readLimits, readLimitSettings, type LimitSettings } from './settings.js';
 import { enforceTranscriptBudget } from './transcript-budget.js';
@@ -53,8 +53,9 @@ export function createLimits(ctx: CoreContext) {
   const now = () => ctx.clock.now().getTime();
 
   /**
-   * Records the hit after the current transaction (if any) has ended: the refused request rolls
-   * back, its record of being refused must not.
+   * Records the hit in its own transaction, before the refusal is answered. Every check that
+   * reports runs outside the caller's transaction (the budget check included), so the refused
+   * request writes nothing else and its record of being refused is not rolled back.
    */
   function report(actor: Actor, limit: LimitName, summary: string, details: Record<string, unknown>): void {
     if (actor.kind !== 'agent') return;
@@ -64,23 +65,21 @@ export function createLimits(ctx: CoreContext) {
     if ((reported.get(key) ?? -Infinity) > t - REPORT_EVERY_MS) return;
     reported.set(key, t);
     if (reported.size > 10_000) for (const [k, at] of reported) if (at <= t - REPORT_EVERY_MS) reported.delete(k);
-    setImmediate(() => {
-      try {
-        inTransaction(ctx, (tx) => {
-          const agent = tx.select({ name: agents.name }).from(agents).where(eq(agents.id, actor.agentId)).get();
-          recordActivity(tx, ctx.clock.now().toISOString(), actor, {
-            companyId,
-            action: LIMIT_EXCEEDED,
-            entityType: 'agent',
-            entityId: actor.agentId,
-            summary: `${agent?.name ?? 'An agent'} hit a limit: ${summary}`,
-            details: { limit, ...details },
-          });
+    try {
+      inTransaction(ctx, (tx) => {
+        const agent = tx.select({ name: agents.name }).from(agents).where(eq(agents.id, actor.agentId)).get();
+        recordActivity(tx, ctx.clock.now().toISOString(), actor, {
+          companyId,
+          action: LIMIT_EXCEEDED,
+          entityType: 'agent',
+          entityId: actor.agentId,
+          summary: `${agent?.name ?? 'An agent'} hit a limit: ${summary}`,
+          details: { limit, ...details },
         });
-      } catch (err) {
-        ctx.logger.warn('could not record a limit hit', { limit, message: err instanceof Error ? err.message : String(err) });
-      }
-    });
+      });
+    } catch (err) {
+      ctx.logger.warn('could not record a limit hit', { limit, message: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   function rate(actor: Actor, limit: keyof LimitSettings, weight: number, max: number, what: string): void {
@@ -132,19 +131,20 @@ export function createLimits(ctx: CoreContext) {
     },
 
     /**
-     * Inside the upload's transaction, after its row is written: the company's live attachments
-     * must fit its budget, or the whole upload rolls back (its file is removed with it).
+     * Before an upload is stored: the company's live attachments plus this file must fit its
+     * budget. Checked and stored without yielding to another request, so two uploads cannot both
+     * pass on the same room.
      */
-    assertAttachmentBudget(tx: Queryable, actor: Actor, companyId: string, fileBytes: number): void {
-      const budget = readLimitSettings(tx).attachmentCompanyBudgetBytes;
+    assertAttachmentBudget(actor: Actor, companyId: string, fileBytes: number): void {
+      const budget = readLimitSettings(ctx.db).attachmentCompanyBudgetBytes;
       if (budget <= 0) return;
-      const used = tx
+      const before = ctx.db
         .select({ n: sql<number>`coalesce(sum(${assets.byteSize}), 0)` })
         .from(assets)
         .where(and(eq(assets.companyId, companyId), eq(assets.kind, 'attachment'), isNull(assets.deletedAt)))
         .get()!.n;
+      const used = before + fileBytes;
       if (used <= budget) return;
-      const before = used - fileBytes;
       report(actor, 'attachmentCompanyBudgetBytes', `the company's attachment budget (${mib(budget)})`, { budgetBytes: budget, usedBytes: before, fileBytes });
       throw new LimitError(
         413,

@@ -59,24 +59,24 @@ export function createAttachmentsService(ctx: CoreContext, store: AssetsService 
     /** Within the uploader's rates and the company's attachment budget (limits/service.ts), or nothing is kept. */
     create(actor: Actor, issue: IssueRow, file: VerifiedFile): Attachment {
       const limits = limitsOf(ctx);
-      const row = limits.upload(actor, file.bytes.length, () => store.store(
-        actor,
-        { companyId: issue.companyId, issueId: issue.id, kind: 'attachment', contentType: file.contentType, originalName: file.fileName || 'file', bytes: file.bytes },
-        {
-          activity: (r) => ({
-            companyId: issue.companyId,
-            action: 'issue.attachment_added',
-            entityType: 'issue',
-            entityId: issue.id,
-            summary: `Attached "${r.originalName}" to ${issue.identifier} (${r.contentType}, ${r.byteSize} bytes)`,
-            details: { attachmentId: r.id, fileName: r.originalName, contentType: r.contentType, byteSize: r.byteSize },
-          }),
-          afterInsert: (tx, r, at) => {
-            limits.assertAttachmentBudget(tx, actor, issue.companyId, r.byteSize);
-            touchIssue(tx, issue.id, at);
+      const row = limits.upload(actor, file.bytes.length, () => {
+        limits.assertAttachmentBudget(actor, issue.companyId, file.bytes.length);
+        return store.store(
+          actor,
+          { companyId: issue.companyId, issueId: issue.id, kind: 'attachment', contentType: file.contentType, originalName: file.fileName || 'file', bytes: file.bytes },
+          {
+            activity: (r) => ({
+              companyId: issue.companyId,
+              action: 'issue.attachment_added',
+              entityType: 'issue',
+              entityId: issue.id,
+              summary: `Attached "${r.originalName}" to ${issue.identifier} (${r.contentType}, ${r.byteSize} bytes)`,
+              details: { attachmentId: r.id, fileName: r.originalName, contentType: r.contentType, byteSize: r.byteSize },
+            }),
+            afterInsert: (tx, _r, at) => touchIssue(tx, issue.id, at),
           },
-        },
-      ));
+        );
+      });
       return toAttachment(row);
     },
 
