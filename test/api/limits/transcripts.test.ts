@@ -32,6 +32,12 @@ describe('the transcript cap', () => {
     const companyId = await createCompany(t);
     await setLimits(t, { transcriptMaxBytes: 4 * MiB });
     const agent = await floodingAgent(t, companyId, 300);
+    // Live output: only what has a place in the file is published (the head), so the event
+    // stream carries at most the cap too.
+    let streamed = 0;
+    const unsubscribe = t.core.services.ctx.events.subscribe(companyId, (e) => {
+      if (e.type === 'run.log') streamed += Buffer.byteLength(String(e.data.data));
+    });
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
@@ -57,7 +63,10 @@ describe('the transcript cap', () => {
       expect(() => statSync(`${file}.tail0`)).toThrow();
     } finally {
       clearInterval(sampler);
+      unsubscribe();
     }
+    expect(streamed).toBeGreaterThan(MiB);
+    expect(streamed).toBeLessThanOrEqual(2 * MiB);
     // Loose: 300 MiB flowed through this process; it must not have been held.
     expect((rssPeak - rssBefore) / MiB).toBeLessThan(100);
     const hits = await limitHits(t, companyId);
