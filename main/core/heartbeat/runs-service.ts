@@ -16,8 +16,7 @@ import { instanceSettings } from './schema.js';
 import { readRetentionSettings, writeRetentionSettings } from '../retention/settings.js';
 import { enforceRetention } from '../retention/service.js';
 import { readLimits, writeLimitSettings, type LimitSettings } from '../limits/settings.js';
-import { limitsOf } from '../limits/service.js';
-import { companies } from '../companies/schema.js';
+import { enforceTranscriptBudgets } from '../limits/transcript-budget.js';
 
 const COST_STATUSES = ['reported', 'priced', 'unpriced'] as const;
 type CostStatus = (typeof COST_STATUSES)[number];
@@ -117,9 +116,7 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
       // Shorter retention applies at once, not at the next daily pass.
       if (writeRetentionSettings(ctx.db, isoNow(ctx), input)) enforceRetention(ctx);
       // A smaller transcript budget applies at once too.
-      if (input.limits && writeLimitSettings(ctx.db, isoNow(ctx), input.limits)) {
-        for (const c of ctx.db.select({ id: companies.id }).from(companies).all()) limitsOf(ctx).enforceTranscriptBudget(c.id);
-      }
+      if (input.limits && writeLimitSettings(ctx.db, isoNow(ctx), input.limits)) enforceTranscriptBudgets(ctx);
       return this.instanceSettings(actor);
     },
 

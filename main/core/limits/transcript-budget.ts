@@ -3,6 +3,7 @@ import path from 'node:path';
 import { rawSqlite } from '../export/scope.js';
 import type { CoreContext } from '../context.js';
 import { transcriptPath } from '../heartbeat/transcript.js';
+import { readLimitSettings } from './settings.js';
 
 export interface BudgetPurge {
   runs: number;
@@ -67,4 +68,16 @@ export function sweepTailSegments(ctx: Pick<CoreContext, 'db' | 'paths'>): numbe
     removed++;
   }
   return removed;
+}
+
+/** Every company's transcripts within the budget in force (the retention pass, a changed budget). */
+export function enforceTranscriptBudgets(ctx: Pick<CoreContext, 'db' | 'clock' | 'paths'>): BudgetPurge {
+  const budget = readLimitSettings(ctx.db).transcriptCompanyBudgetBytes;
+  const total: BudgetPurge = { runs: 0, bytes: 0 };
+  for (const { id } of rawSqlite(ctx.db).prepare('SELECT id FROM companies').all() as { id: string }[]) {
+    const purged = enforceTranscriptBudget(ctx, id, budget);
+    total.runs += purged.runs;
+    total.bytes += purged.bytes;
+  }
+  return total;
 }
