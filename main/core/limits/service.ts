@@ -171,7 +171,12 @@ export function createLimits(ctx: CoreContext) {
           max: transcript.maxBytes,
         });
       }
-      this.enforceTranscriptBudget(run.companyId);
+      // The run is already recorded: a failing purge is logged, never turned into a failed run.
+      try {
+        this.enforceTranscriptBudget(run.companyId);
+      } catch (err) {
+        ctx.logger.error('transcript budget: purge failed', { companyId: run.companyId, message: err instanceof Error ? err.message : String(err) });
+      }
     },
 
     enforceTranscriptBudget(companyId: string) {
