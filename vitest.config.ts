@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   // Workspace packages (@service/adapter-utils) are tested from source, not from their build.
   resolve: { conditions: ['source'] },
+  // Tests run in Vite's SSR environment, which takes its own conditions: without this the package's
+  // `default` (its dist/, possibly stale or missing) would be used instead of its source.
+  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     // Board UI tests may be .tsx; they choose jsdom per file (`// @vitest-environment jsdom`).
     include: ['test/**/*.test.ts', 'test/unit/renderer/**/*.test.tsx'],

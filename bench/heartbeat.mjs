@@ -234,6 +234,9 @@ log(`   event p50 ${output.eventLatencyMs.p50} ms, p95 ${output.eventLatencyMs.p
 const LINE = 100; // bytes, newline included
 const TOTAL = MB * 1024 * 1024;
 log(`3. a run printing ${MB} MiB (${TOTAL / LINE} lines of ${LINE} bytes)`);
+// This part measures storing and paging a whole transcript: the run gets a per-run cap above its
+// output (the default, 50 MiB, would keep only its head and tail; test/api/limits covers that).
+await api('PATCH', '/api/settings', { limits: { transcriptMaxBytes: 4 * TOTAL + 1024 * 1024 } });
 const bigScript = `const line='x'.repeat(${LINE - 1})+'\\n';const chunk=line.repeat(1024);const total=${TOTAL};let sent=0;
 function go(){while(sent<total){const c=total-sent>=chunk.length?chunk:chunk.slice(0,total-sent);sent+=c.length;if(!process.stdout.write(c)){process.stdout.once('drain',go);return}}}go()`;
 const bigAgent = await hire('Firehose', nodeScript(bigScript));

@@ -34,6 +34,9 @@ test('a 50 MB transcript opens at its live end, scrolls back and follows without
       for (const e of list.getEntries()) w.__longtasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
+  // The whole 50 MB must stay readable while the run goes on: above the default per-run cap (50 MiB,
+  // of which the first half is written live), so this run gets a larger one.
+  await board.api('PATCH', '/api/settings', { limits: { transcriptMaxBytes: 4 * TRANSCRIPT_MB * MB } });
   const { companyId, agentId } = await setupAgent(board, { FAKE_MB: String(TRANSCRIPT_MB), FAKE_LIVE_MS: '400000', FAKE_TICK_MS: '200' });
   const runId = await startRun(board, companyId, agentId);
 

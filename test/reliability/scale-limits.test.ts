@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, createCompany, startCore, type TestCore } from '../helpers/core.js';
+import { createAgent, createCompany, startCore, type ApiResponse, type TestCore } from '../helpers/core.js';
 
 // Limits found by the scale benchmark (bench/scale.mjs) that a small test database never reaches.
 let t: TestCore;
@@ -21,9 +21,17 @@ describe('limits at scale', () => {
     sqlite.transaction(() => {
       for (let i = 0; i < 33_000; i++) insert.run(randomUUID(), companyId, issue.id, agent.id, new Date(Date.UTC(2030, 0, 1) + i).toISOString());
     })();
-    const res = await t.api('GET', `/api/issues/${issue.id}/comments`);
-    expect(res.status, res.text.slice(0, 300)).toBe(200);
-    expect(res.body).toHaveLength(33_001);
-    expect(res.body[0]).toMatchObject({ body: '@Talker first', mentionedAgentIds: [agent.id] });
+    // The thread is paged (at most 500 a page); following the cursors reads all of it once, in order.
+    const all: any[] = [];
+    for (let after: string | null = null, pages = 0; pages < 100; pages++) {
+      const res: ApiResponse<any[]> = await t.api('GET', `/api/issues/${issue.id}/comments?limit=500${after ? `&after=${after}` : ''}`);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      all.push(...res.body);
+      after = res.headers.get('x-next-cursor');
+      if (!after) break;
+    }
+    expect(all).toHaveLength(33_001);
+    expect(new Set(all.map((c) => c.id)).size).toBe(33_001);
+    expect(all[0]).toMatchObject({ body: '@Talker first', mentionedAgentIds: [agent.id] });
   }, 60_000);
 });

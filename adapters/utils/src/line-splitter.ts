@@ -1,28 +1,68 @@
 import { stripVTControlCharacters } from 'node:util';
 
 /**
+ * Longest line handed to a parser, in UTF-16 code units. A structured-stream line (a tool result
+ * with a whole file in it) stays far below; a CLI printing without newlines must not make the
+ * server hold its whole output.
+ */
+export const MAX_LINE_CHARS = 8 * 1024 * 1024;
+
+/**
  * Turns output chunks (cut anywhere) into whole lines, for parsing a CLI's structured stream.
  * Under a PTY the terminal adds `\r\n` line ends, colour and cursor escapes, and may echo
  * control characters: each line is stripped of VT escapes and carriage returns before it is
  * handed on, so a JSON line reads the same through pipes and PTYs.
+ *
+ * The unfinished line is kept as a list of pieces (joined once, when its newline comes), so a long
+ * line costs linear time; a line longer than `maxLineChars` is dropped whole (it could not be
+ * parsed from a prefix anyway) and memory stays bounded by that length.
  */
 export class LineSplitter {
-  private partial = '';
+  private pieces: string[] = [];
+  private length = 0;
+  private overlong = false;
+
+  constructor(private readonly maxLineChars = MAX_LINE_CHARS) {}
 
   /** Whole lines completed by this chunk, cleaned. */
   push(chunk: string): string[] {
-    const text = this.partial + chunk;
-    const parts = text.split('\n');
-    this.partial = parts.pop() ?? '';
-    return parts.map(cleanLine);
+    const lines: string[] = [];
+    let start = 0;
+    for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
+      this.add(chunk.slice(start, nl));
+      const line = this.take();
+      if (line !== null) lines.push(cleanLine(line));
+      start = nl + 1;
+    }
+    this.add(chunk.slice(start));
+    return lines;
   }
 
   /** The unterminated rest (at end of output), or nothing. */
   end(): string[] {
-    const rest = this.partial;
-    this.partial = '';
-    const line = cleanLine(rest);
+    const rest = this.take();
+    const line = rest === null ? '' : cleanLine(rest);
     return line ? [line] : [];
+  }
+
+  private add(piece: string): void {
+    if (!piece || this.overlong) return;
+    this.length += piece.length;
+    if (this.length > this.maxLineChars) {
+      this.overlong = true;
+      this.pieces = [];
+      return;
+    }
+    this.pieces.push(piece);
+  }
+
+  /** The line so far, or null when it was too long; starts the next line. */
+  private take(): string | null {
+    const line = this.overlong ? null : this.pieces.join('');
+    this.pieces = [];
+    this.length = 0;
+    this.overlong = false;
+    return line;
   }
 }
 

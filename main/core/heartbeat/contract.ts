@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, Timestamp } from '../http/common-contract.js';
 import { RUN_STATUSES } from './schema.js';
 import { PutRetentionShape, RetentionSettingsShape } from '../retention/settings.js';
+import { Limits, PutLimitsBody } from '../limits/settings.js';
 
 export const RunStatus = z.enum(RUN_STATUSES).describe('queued -> running -> succeeded | failed | timed_out | cancelled | lost');
 
@@ -75,6 +76,14 @@ export const PutHeartbeatSettingsBody = z.strictObject({
 });
 
 export const InstanceSettings = z
-  .object({ maxConcurrentRuns: z.int().min(1).max(64).describe(`Heartbeats running at once across all agents (default 4)`), ...RetentionSettingsShape })
+  .object({
+    maxConcurrentRuns: z.int().min(1).max(64).describe(`Heartbeats running at once across all agents (default 4)`),
+    ...RetentionSettingsShape,
+    limits: Limits.describe('Every per-agent, per-run and per-company limit in force (docs/security.md)'),
+  })
   .meta({ id: 'InstanceSettings' });
-export const PutInstanceSettingsBody = z.strictObject({ maxConcurrentRuns: z.int().min(1).max(64).optional(), ...PutRetentionShape });
+export const PutInstanceSettingsBody = z.strictObject({
+  maxConcurrentRuns: z.int().min(1).max(64).optional(),
+  ...PutRetentionShape,
+  limits: PutLimitsBody.optional().describe('Only the limits given change'),
+});

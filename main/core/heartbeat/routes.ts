@@ -59,10 +59,13 @@ export const heartbeatRoutes: RouteRegistrar = (app, s) => {
     handler: (req) => s.runs.instanceSettings(req.actor),
   });
 
-  app.put('/api/settings', {
-    schema: { tags: ['settings'], summary: 'Change instance settings (board)', body: PutInstanceSettingsBody, response: { 200: InstanceSettings, ...errorResponses } },
-    handler: (req) => s.runs.putInstanceSettings(req.actor, req.body),
-  });
+  // PUT and PATCH alike: only the fields given change.
+  for (const method of ['put', 'patch'] as const) {
+    app[method]('/api/settings', {
+      schema: { tags: ['settings'], summary: 'Change instance settings (board); only the fields given change', body: PutInstanceSettingsBody, response: { 200: InstanceSettings, ...errorResponses } },
+      handler: (req) => s.runs.putInstanceSettings(req.actor, req.body),
+    });
+  }
 
   app.get('/api/agents/:agentId/heartbeat-settings', {
     schema: { tags, params: AgentIdParams, response: { 200: HeartbeatSettings, ...errorResponses } },

@@ -7,6 +7,7 @@ import { agents } from '../agents/schema.js';
 import { issues, issueMentions } from '../issues/schema.js';
 import { TranscriptWriter, transcriptPath } from './transcript.js';
 import { Redactor, StreamRedactor } from './redact.js';
+import { limitsOf } from '../limits/service.js';
 import type { RunTokens } from './run-token.js';
 import { recordActivity } from '../activity/service.js';
 import { centsToMicro } from '../costs/money.js';
@@ -48,13 +49,15 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
   const agent = ctx.db.select().from(agents).where(eq(agents.id, run.agentId)).get()!;
   const adapter = ctx.adapters.get(run.adapterType);
   mkdirSync(ctx.paths.runs, { recursive: true, mode: 0o700 });
-  const writer = new TranscriptWriter(transcriptPath(ctx.paths.runs, run.id));
+  const limits = limitsOf(ctx);
+  const writer = new TranscriptWriter(transcriptPath(ctx.paths.runs, run.id), limits.transcriptMaxBytes());
   let secretValues: string[] = [];
   const redactors = { stdout: new StreamRedactor([]), stderr: new StreamRedactor([]) };
   const emit = (stream: 'stdout' | 'stderr', text: string) => {
     if (!text) return;
-    const { offset, nextOffset } = writer.append({ stream, at: Date.now(), data: text });
-    ctx.events.publish(run.companyId, 'run.log', { runId: run.id, agentId: run.agentId, stream, offset, nextOffset, data: text });
+    // Output past the head of a capped transcript has no offset until the run ends: not streamed.
+    const placed = writer.append({ stream, at: Date.now(), data: text });
+    if (placed) ctx.events.publish(run.companyId, 'run.log', { runId: run.id, agentId: run.agentId, stream, offset: placed.offset, nextOffset: placed.nextOffset, data: text });
   };
   let result: ExecutionResult = { exitCode: null, timedOut: false };
   const meta: Record<string, unknown> = {};
@@ -133,6 +136,7 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     writer.close();
   }
   finishRun(deps, run, agent.id, result, meta, abort.signal.aborted, writer.size, secretValues);
+  limits.afterRun(run, { droppedBytes: writer.droppedBytes, maxBytes: writer.maxBytes });
 }
 
 function clearSession(ctx: CoreContext, agentId: string, taskIssueId: string | null): void {

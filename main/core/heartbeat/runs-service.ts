@@ -16,6 +16,8 @@ import { microToCents } from '../costs/money.js';
 import { instanceSettings } from './schema.js';
 import { readRetentionSettings, writeRetentionSettings } from '../retention/settings.js';
 import { enforceRetention } from '../retention/service.js';
+import { readLimits, writeLimitSettings, type LimitSettings } from '../limits/settings.js';
+import { enforceTranscriptBudgets } from '../limits/transcript-budget.js';
 
 const COST_STATUSES = ['reported', 'priced', 'unpriced'] as const;
 type CostStatus = (typeof COST_STATUSES)[number];
@@ -110,10 +112,13 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
 
     instanceSettings(actor: Actor) {
       assertBoard(actor, 'read instance settings');
-      return { maxConcurrentRuns: engine.maxConcurrent(), ...readRetentionSettings(ctx.db) };
+      return { maxConcurrentRuns: engine.maxConcurrent(), ...readRetentionSettings(ctx.db), limits: readLimits(ctx.db) };
     },
 
-    putInstanceSettings(actor: Actor, input: { maxConcurrentRuns?: number | undefined; transcriptRetentionDays?: number | undefined; backupRetentionCount?: number | undefined }) {
+    putInstanceSettings(
+      actor: Actor,
+      input: { maxConcurrentRuns?: number | undefined; transcriptRetentionDays?: number | undefined; backupRetentionCount?: number | undefined; limits?: Partial<Record<keyof LimitSettings, number | undefined>> | undefined },
+    ) {
       assertBoard(actor, 'change instance settings');
       if (input.maxConcurrentRuns !== undefined) {
         const at = isoNow(ctx);
@@ -126,6 +131,8 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
       }
       // Shorter retention applies at once, not at the next daily pass.
       if (writeRetentionSettings(ctx.db, isoNow(ctx), input)) enforceRetention(ctx);
+      // A smaller transcript budget applies at once too.
+      if (input.limits && writeLimitSettings(ctx.db, isoNow(ctx), input.limits)) enforceTranscriptBudgets(ctx);
       return this.instanceSettings(actor);
     },
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../http/common-contract.js';
 
-export const INBOX_KINDS = ['approval', 'interaction', 'run_failed', 'budget_warning', 'budget_stop', 'issue_blocked', 'crm_draft'] as const;
+export const INBOX_KINDS = ['approval', 'interaction', 'run_failed', 'budget_warning', 'budget_stop', 'issue_blocked', 'crm_draft', 'limit_hit'] as const;
 export const INBOX_ACTIONS = ['approve', 'reject', 'answer', 'accept', 'retry', 'open', 'dismiss'] as const;
 
 export const InboxItem = z
@@ -11,7 +11,7 @@ export const InboxItem = z
     title: z.string(),
     summary: z.string(),
     createdAt: Timestamp,
-    link: z.object({ type: z.string().describe('approval, issue, heartbeat_run, costs, crm_activity'), id: z.string(), path: z.string().describe('Board route, e.g. /issues/ACME-4') }),
+    link: z.object({ type: z.string().describe('approval, issue, heartbeat_run, costs, crm_activity, agent'), id: z.string(), path: z.string().describe('Board route, e.g. /issues/ACME-4') }),
     actions: z.array(z.enum(INBOX_ACTIONS)).describe('What the board can do inline; each maps to an existing endpoint'),
     refs: z.record(z.string(), z.string().nullable()).describe('Ids the actions need (issueId, interactionId, agentId, runId, ...)'),
   })

@@ -9,6 +9,8 @@ import { agents } from '../agents/schema.js';
 import { budgetAlerts } from '../costs/schema.js';
 import { crmActivities } from '../crm/schema.js';
 import { monthWindow } from '../costs/window.js';
+import { activity } from '../activity/schema.js';
+import { LIMIT_EXCEEDED } from '../limits/service.js';
 import type { Actor } from '../http/actor.js';
 import { assertBoard } from '../access.js';
 import { notFound } from '../errors.js';
@@ -18,6 +20,8 @@ import { inTransaction, isoNow, type CoreContext, type Queryable } from '../cont
 
 /** Failed runs older than this leave the inbox by themselves. */
 const RUN_LOOKBACK_MS = 7 * 24 * 3600_000;
+/** An agent's limit hits stay in the inbox this long (the core records one per agent, limit and minute). */
+const LIMIT_HIT_MS = 24 * 3600_000;
 /** An issue waiting for blockers longer than this needs the founder. */
 export const BLOCKED_FOR_MS = 24 * 3600_000;
 
@@ -143,6 +147,32 @@ function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
       link: { type: 'crm_activity', id: d.id, path: '/crm' },
       actions: ['approve', 'reject', 'dismiss'],
       refs: { activityId: d.id },
+    });
+  }
+  // One item per agent and limit, named after its newest hit: a hit after a dismissal is a new item.
+  const hits = db
+    .select()
+    .from(activity)
+    .where(and(eq(activity.companyId, companyId), eq(activity.action, LIMIT_EXCEEDED), gt(activity.createdAt, new Date(now.getTime() - LIMIT_HIT_MS).toISOString())))
+    .all();
+  const newest = new Map<string, (typeof hits)[number]>();
+  for (const h of hits) {
+    const key = `${h.entityId}:${String(h.details?.limit ?? '')}`;
+    const seen = newest.get(key);
+    if (!seen || seen.seq < h.seq) newest.set(key, h);
+  }
+  for (const h of newest.values()) {
+    const count = hits.filter((x) => x.entityId === h.entityId && x.details?.limit === h.details?.limit).length;
+    items.push({
+      id: `limit_hit:${h.id}`,
+      kind: 'limit_hit',
+      title: h.summary,
+      summary: count > 1 ? `${count} times in the last day` : 'Once in the last day',
+      createdAt: h.createdAt,
+      // A limit hit inside a run (its transcript cap) links to that run, any other to the agent.
+      link: typeof h.details?.runId === 'string' ? { type: 'heartbeat_run', id: h.details.runId, path: `/runs/${h.details.runId}` } : { type: 'agent', id: h.entityId, path: `/agents/${h.entityId}` },
+      actions: ['open', 'dismiss'],
+      refs: { agentId: h.entityId, limit: typeof h.details?.limit === 'string' ? h.details.limit : null },
     });
   }
   return items;

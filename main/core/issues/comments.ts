@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { issueComments, issueMentions, issues, type IssueCommentRow, type IssueRow } from './schema.js';
 import { agents } from '../agents/schema.js';
 import type { Comment } from './contract.js';
@@ -10,6 +10,8 @@ import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, type CoreContext, type Queryable, type Tx } from '../context.js';
+import { badRequest } from '../errors.js';
+import { limitsOf } from '../limits/service.js';
 
 const toComment = (row: IssueCommentRow, mentioned: string[]): Comment => ({
   id: row.id,
@@ -64,36 +66,68 @@ export function insertComment(tx: Tx, at: string, actor: Actor, issue: IssueRow,
 }
 
 /**
- * Mentions of every comment of one issue, by a join on the issue rather than `IN (<comment ids>)`:
- * an issue with more comments than SQLite's 32,766 bound variables failed with "too many SQL
- * variables" (found by the scale benchmark, bench/scale.mjs).
+ * Mentions of the given comments (a page holds at most 500, well under SQLite's bound-variable
+ * limit; a whole issue's comments once exceeded it, found by the scale benchmark).
  */
-function mentionsOfIssue(db: Queryable, issueId: string): Map<string, string[]> {
+function mentionsOf(db: Queryable, commentIds: string[]): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  const rows = db
-    .select({ commentId: issueMentions.commentId, agentId: issueMentions.agentId })
-    .from(issueMentions)
-    .innerJoin(issueComments, eq(issueComments.id, issueMentions.commentId))
-    .where(eq(issueComments.issueId, issueId))
-    .all();
+  if (commentIds.length === 0) return map;
+  const rows = db.select({ commentId: issueMentions.commentId, agentId: issueMentions.agentId }).from(issueMentions).where(inArray(issueMentions.commentId, commentIds)).all();
   for (const m of rows) map.set(m.commentId, [...(map.get(m.commentId) ?? []), m.agentId]);
   return map;
 }
 
+/** An opaque position in an issue's thread: the creation time and rowid of the last comment seen. */
+const encodeCursor = (createdAt: string, rowid: number) => Buffer.from(`${createdAt}|${rowid}`, 'utf8').toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: string; rowid: number } {
+  const [createdAt, rowid] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !rowid || !/^\d+$/.test(rowid) || Number.isNaN(Date.parse(createdAt))) throw badRequest('invalid_cursor', 'query.after: not a cursor from this list');
+  return { createdAt, rowid: Number(rowid) };
+}
+
+export interface CommentPage {
+  items: Comment[];
+  /** Where the next page starts; null on the last page. */
+  nextCursor: string | null;
+}
+
 export function createCommentsService(ctx: CoreContext) {
   return {
-    list(actor: Actor, issueRef: string): Comment[] {
+    /**
+     * One page of the thread, oldest first, in a stable order (creation time, then insertion):
+     * comments added while a reader pages through land after its cursor, never inside a page read.
+     */
+    list(actor: Actor, issueRef: string, page: { limit: number; after?: string | undefined }): CommentPage {
       const issue = requireIssue(ctx.db, actor, issueRef);
-      const rows = ctx.db.select().from(issueComments).where(eq(issueComments.issueId, issue.id)).orderBy(asc(issueComments.createdAt), sql`rowid`).all();
-      const mentions = mentionsOfIssue(ctx.db, issue.id);
-      return rows.map((r) => toComment(r, mentions.get(r.id) ?? []));
+      const where = [eq(issueComments.issueId, issue.id)];
+      if (page.after !== undefined) {
+        const c = decodeCursor(page.after);
+        where.push(sql`(${issueComments.createdAt} > ${c.createdAt} OR (${issueComments.createdAt} = ${c.createdAt} AND ${issueComments}.rowid > ${c.rowid}))`);
+      }
+      const rows = ctx.db
+        .select({ row: issueComments, rowid: sql<number>`${issueComments}.rowid` })
+        .from(issueComments)
+        .where(and(...where))
+        .orderBy(asc(issueComments.createdAt), sql`${issueComments}.rowid`)
+        .limit(page.limit + 1)
+        .all();
+      const items = rows.slice(0, page.limit);
+      const mentions = mentionsOf(ctx.db, items.map((r) => r.row.id));
+      const last = items.at(-1);
+      return {
+        items: items.map((r) => toComment(r.row, mentions.get(r.row.id) ?? [])),
+        nextCursor: rows.length > page.limit && last ? encodeCursor(last.row.createdAt, last.rowid) : null,
+      };
     },
 
     create(actor: Actor, issueRef: string, body: string): Comment {
-      return inTransaction(ctx, (tx) => {
-        const issue = requireIssue(tx, actor, issueRef);
-        return insertComment(tx, ctx.clock.now().toISOString(), actor, issue, body).comment;
-      });
+      return limitsOf(ctx).comment(actor, body, () =>
+        inTransaction(ctx, (tx) => {
+          const issue = requireIssue(tx, actor, issueRef);
+          return insertComment(tx, ctx.clock.now().toISOString(), actor, issue, body).comment;
+        }),
+      );
     },
   };
 }

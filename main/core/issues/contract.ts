@@ -77,7 +77,7 @@ export const PatchIssueBody = z.strictObject({
   goalId: Id.nullable().optional(),
   parentId: Id.nullable().optional(),
   billingCode: BillingCode.nullable().optional(),
-  comment: z.string().trim().min(1).max(65_536).optional().describe('Adds a comment in the same transaction'),
+  comment: z.string().trim().min(1).optional().describe('Adds a comment in the same transaction; at most 64 KiB of UTF-8 (413 beyond)'),
   labelIds: LabelIds.optional(),
 });
 export type PatchIssueInput = z.infer<typeof PatchIssueBody>;
@@ -148,4 +148,10 @@ export const Comment = z
   .meta({ id: 'Comment' });
 export type Comment = z.infer<typeof Comment>;
 
-export const CreateCommentBody = z.strictObject({ body: z.string().trim().min(1, 'must not be empty').max(65_536) });
+/** The size cap (64 KiB of UTF-8, 413 beyond) and the rate are checked by the limits service. */
+export const CreateCommentBody = z.strictObject({ body: z.string().trim().min(1, 'must not be empty') });
+
+export const ListCommentsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(100).describe('Comments per page (default 100, at most 500)'),
+  after: z.string().max(200).optional().describe('The X-Next-Cursor of the previous page: comments after it, oldest first'),
+});

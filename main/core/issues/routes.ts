@@ -4,8 +4,9 @@ import type { RouteRegistrar } from '../http/types.js';
 import { errorResponses } from '../http/types.js';
 import { CompanyIdParams, EmptyBody } from '../http/common-contract.js';
 import { ServiceError, badRequest } from '../errors.js';
-import { CheckoutBody, Comment, CreateCommentBody, CreateIssueBody, Issue, IssueDetail, IssuePage, IssueWithLinks, ListIssuesQuery, PatchIssueBody } from './contract.js';
+import { CheckoutBody, Comment, CreateCommentBody, CreateIssueBody, Issue, IssueDetail, IssuePage, IssueWithLinks, ListCommentsQuery, ListIssuesQuery, PatchIssueBody } from './contract.js';
 import { AddBlockerBody, BlockerParams, IssueDependencies } from './blockers-contract.js';
+import { retryAfterOnError } from '../limits/service.js';
 import { IssueIdParams } from './params.js';
 import type { Services } from '../services.js';
 
@@ -54,6 +55,7 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.patch('/api/issues/:issueId', {
+    onError: retryAfterOnError,
     schema: { tags, params: IssueIdParams, headers: RunHeader, body: PatchIssueBody, response: { 200: IssueWithLinks, ...errorResponses } },
     handler: (req) => {
       runIdOf(req, s);
@@ -89,11 +91,27 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get('/api/issues/:issueId/comments', {
-    schema: { tags, params: IssueIdParams, response: { 200: z.array(Comment), ...errorResponses } },
-    handler: (req) => s.comments.list(req.actor, req.params.issueId),
+    schema: {
+      tags,
+      summary: 'Comments, oldest first, one page at a time (default 100, at most 500)',
+      description:
+        'The body is a plain array, as the spec shows. When more comments follow, the response has an `X-Next-Cursor` header and a `Link: <...>; rel="next"` header; pass the cursor as `after` for the next page.',
+      params: IssueIdParams,
+      querystring: ListCommentsQuery,
+      response: { 200: z.array(Comment), ...errorResponses },
+    },
+    handler: async (req, reply) => {
+      const page = s.comments.list(req.actor, req.params.issueId, req.query);
+      if (page.nextCursor) {
+        const next = `/api/issues/${encodeURIComponent(req.params.issueId)}/comments?limit=${req.query.limit}&after=${page.nextCursor}`;
+        void reply.header('x-next-cursor', page.nextCursor).header('link', `<${next}>; rel="next"`);
+      }
+      return page.items;
+    },
   });
 
   app.post('/api/issues/:issueId/comments', {
+    onError: retryAfterOnError,
     schema: { tags, summary: 'Comment (markdown); @Name mentions wake those agents', params: IssueIdParams, body: CreateCommentBody, response: { 201: Comment, ...errorResponses } },
     handler: async (req, reply) => reply.code(201).send(s.comments.create(req.actor, req.params.issueId, req.body.body)),
   });

@@ -12,6 +12,7 @@ import { withLinks, withLinksOne } from './links.js';
 import { wakeUnblocked } from './blockers.js';
 import { issueLabels } from '../labels/schema.js';
 import { assertLabels, setIssueLabels } from '../labels/service.js';
+import { limitsOf } from '../limits/service.js';
 import type { Actor } from '../http/actor.js';
 import { badRequest, conflict, ServiceError } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
@@ -146,7 +147,7 @@ export function createIssuesService(ctx: CoreContext) {
 
     patch(actor: Actor, idOrIdentifier: string, input: PatchIssueInput): IssueWithLinks {
       let statusChange: IssueStatusChange | undefined;
-      const result = inTransaction(ctx, (tx) => {
+      const write = () => inTransaction(ctx, (tx) => {
         const row = requireIssue(tx, actor, idOrIdentifier);
         const at = isoNow(ctx);
         const changes: Partial<IssueRow> = {};
@@ -228,6 +229,7 @@ export function createIssuesService(ctx: CoreContext) {
         if (input.comment !== undefined) updated = insertComment(tx, at, actor, updated, input.comment).issue;
         return withLinksOne(tx, toIssue(updated));
       });
+      const result = input.comment === undefined ? write() : limitsOf(ctx).comment(actor, input.comment, write);
       if (statusChange) notifyStatus(statusChange);
       return result;
     },

@@ -4,6 +4,7 @@ import { errorResponses } from '../http/types.js';
 import { assertBoard } from '../access.js';
 import { diskUsage } from './disk.js';
 import { listBackups } from './backups.js';
+import { CompanyDiskUse, companyDiskUse } from '../limits/usage.js';
 
 const DiskUsage = z
   .object({
@@ -14,6 +15,7 @@ const DiskUsage = z
     plugins: z.int().describe('Installed adapter plugins'),
     total: z.int(),
     backupFiles: z.array(z.object({ name: z.string(), bytes: z.int(), createdAt: z.string(), schema: z.string().nullable() })),
+    companies: z.array(CompanyDiskUse).describe("Each company's transcripts and attachments against its budgets"),
   })
   .meta({ id: 'DiskUsage' });
 
@@ -23,7 +25,7 @@ export const systemRoutes: RouteRegistrar = (app, s) => {
     handler: (req) => {
       assertBoard(req.actor, 'read disk use');
       const { home: _home, ...usage } = diskUsage(s.ctx.paths.home);
-      return { ...usage, backupFiles: listBackups(s.ctx.paths.backups).map(({ path: _p, ...b }) => b) };
+      return { ...usage, backupFiles: listBackups(s.ctx.paths.backups).map(({ path: _p, ...b }) => b), companies: companyDiskUse(s.ctx) };
     },
   });
 };

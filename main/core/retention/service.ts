@@ -3,6 +3,7 @@ import type { CoreContext } from '../context.js';
 import { readRetentionSettings } from './settings.js';
 import { purgeTranscripts, type PurgeResult } from './transcripts.js';
 import { pruneBackups } from './backups.js';
+import { enforceTranscriptBudgets, sweepTailSegments } from '../limits/transcript-budget.js';
 
 export const RETENTION_INTERVAL_MS = 24 * 3600 * 1000;
 
@@ -16,6 +17,8 @@ export function enforceRetention(ctx: Pick<CoreContext, 'db' | 'clock' | 'logger
   const settings = readRetentionSettings(ctx.db);
   const transcripts = purgeTranscripts(rawSqlite(ctx.db), ctx.paths.runs, ctx.clock.now(), settings.transcriptRetentionDays);
   const backupsDeleted = pruneBackups(ctx.paths.backups, settings.backupRetentionCount).map((b) => b.name);
+  sweepTailSegments(ctx);
+  enforceTranscriptBudgets(ctx);
   if (transcripts.runs > 0 || backupsDeleted.length > 0) {
     ctx.logger.info('retention: deleted old files', { transcripts: transcripts.runs, transcriptBytes: transcripts.bytes, backups: backupsDeleted.length });
   }

@@ -124,3 +124,25 @@ describe('headcount heartbeat invoke', () => {
     expect((await t.api('GET', `/api/heartbeat-runs/${runId}`)).body.agentId).toBe(agent.id);
   });
 });
+
+describe('headcount run watch on a capped transcript', () => {
+  it('prints the head, the truncation markers, then the kept tail up to the end', async () => {
+    const limits = await t.api('PATCH', '/api/settings', { body: { limits: { transcriptMaxBytes: 1024 * 1024 } } });
+    expect(limits.status).toBe(200);
+    // ~4 MiB of JSON lines against a 1 MiB cap.
+    const { run } = await finishedRun('Chatty', { FAKE_MODE: 'chatty', FAKE_LINES: '30000' });
+    expect(run.status).toBe('succeeded');
+    expect(run.transcriptBytes).toBeLessThanOrEqual(1024 * 1024);
+    const watch = cli(['run', 'watch', run.id, ...conn()]);
+    expect(await watch.code).toBe(0);
+    const out = watch.stdout();
+    expect(out).toContain('output truncated');
+    const truncated = out.indexOf('output truncated');
+    const dropped = out.indexOf('dropped here');
+    expect(out.indexOf('│ text: ')).toBeLessThan(truncated);
+    expect(truncated).toBeLessThan(dropped);
+    // The kept tail follows the second marker, up to the run's end.
+    expect(out.slice(dropped).match(/│ text: x+/g)!.length).toBeGreaterThan(1000);
+    expect(out.trimEnd().endsWith('succeeded (exit 0)')).toBe(true);
+  }, 60_000);
+});

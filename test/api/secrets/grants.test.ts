@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent, createAgentKey, createCompany, startCore, type TestCore } from '../../helpers/core.js';
@@ -69,8 +70,10 @@ describe('an agent resolves only the secrets the board put into its own configur
   });
 
   it('a run token is held to the same rule as an agent key', async () => {
-    const tokenFile = path.join(t.home, 'token.txt');
-    const runner = await createFakeAgent(t, company, 'Runner', { FAKE_MODE: 'token', FAKE_TOKEN_FILE: tokenFile, FAKE_SLEEP_MS: '3000', MY_KEY: ref(ownSecret.id) });
+    // Written into the agent's own working directory: the data home is hidden from a sandboxed agent.
+    const work = mkdtempSync(path.join(os.tmpdir(), 'hc-grants-'));
+    const tokenFile = path.join(work, 'token.txt');
+    const runner = await createFakeAgent(t, company, 'Runner', { FAKE_MODE: 'token', FAKE_TOKEN_FILE: tokenFile, FAKE_SLEEP_MS: '3000', MY_KEY: ref(ownSecret.id) }, { cwd: work });
     await t.api('POST', `/api/agents/${runner.id}/heartbeat/invoke`, { body: {} });
     const run = await eventually(async () => (await t.api('GET', `/api/companies/${company}/heartbeat-runs?agentId=${runner.id}`)).body.items[0], 5000, 'the run');
     const token = await eventually(() => (existsSync(tokenFile) && readFileSync(tokenFile, 'utf8')) || undefined, 5000, 'the run token');

@@ -169,3 +169,23 @@ describe('environment checks', () => {
     ]);
   });
 });
+
+describe('LineSplitter on a flood without newlines', () => {
+  it('drops a line longer than its limit whole, keeps bounded memory, and parses the next line', () => {
+    const s = new LineSplitter(1024);
+    const lines: string[] = [];
+    // 64 MiB in one unfinished line: held as it came, this took minutes (each push re-split it all).
+    const chunk = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 1024; i++) lines.push(...s.push(chunk));
+    lines.push(...s.push('\n{"type":"result","ok":true}\npartial'));
+    lines.push(...s.end());
+    expect(lines).toEqual(['{"type":"result","ok":true}', 'partial']);
+  });
+
+  it('joins a line cut across many chunks exactly once', () => {
+    const s = new LineSplitter();
+    const out = [...s.push('{"a":'), ...s.push('1,"b"'), ...s.push(':2}\r\n{"c"'), ...s.push(':3}\n')];
+    expect(out).toEqual(['{"a":1,"b":2}', '{"c":3}']);
+    expect(s.end()).toEqual([]);
+  });
+});

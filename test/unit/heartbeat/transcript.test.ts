@@ -10,8 +10,8 @@ describe('transcripts', () => {
   it('appends records, keeps streams apart, and reads back from any offset', () => {
     const file = transcriptPath(tmp(), 'run-1');
     const w = new TranscriptWriter(file);
-    const a = w.append({ stream: 'stdout', at: 1, data: 'hello\n' });
-    const b = w.append({ stream: 'stderr', at: 2, data: 'warn "quoted" é\n' });
+    const a = w.append({ stream: 'stdout', at: 1, data: 'hello\n' })!;
+    const b = w.append({ stream: 'stderr', at: 2, data: 'warn "quoted" é\n' })!;
     w.close();
     expect(a.offset).toBe(0);
     expect(b.offset).toBe(a.nextOffset);

@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 function write(data: string, stream: 'stdout' | 'stderr' = 'stdout'): RunLogChunk {
-  const { offset, nextOffset } = writer.append({ stream, at: Date.now(), data });
+  const { offset, nextOffset } = writer.append({ stream, at: Date.now(), data })!;
   writer.flush();
   return { runId: 'r', agentId: 'a', stream, offset, nextOffset, data };
 }
@@ -223,8 +223,8 @@ describe('live chunks ahead of the file', () => {
     const w = makeWindow();
     await w.open();
     // Published on the stream before the subscriber existed, and not yet in the file.
-    const missed = writer.append({ stream: 'stdout', at: Date.now(), data: 'missed\n' });
-    const next = writer.append({ stream: 'stdout', at: Date.now(), data: 'next\n' });
+    const missed = writer.append({ stream: 'stdout', at: Date.now(), data: 'missed\n' })!;
+    const next = writer.append({ stream: 'stdout', at: Date.now(), data: 'next\n' })!;
     w.push({ runId: 'r', agentId: 'a', stream: 'stdout', ...next, data: 'next\n' });
     expect(missed.nextOffset).toBe(next.offset);
     await settle();

@@ -5,6 +5,7 @@ import { ServiceError } from '../../errors.js';
 import { MAX_UPLOAD_BYTES } from '../../assets/service.js';
 import { receiveFile } from '../../assets/upload.js';
 import { sendAsset } from '../../assets/serve.js';
+import { limitsOf, retryAfterOnError } from '../../limits/service.js';
 import { IssueIdParams } from '../params.js';
 import { Attachment, ATTACHMENT_FIELD, AttachmentIdParams, UploadAttachmentParams } from './contract.js';
 import { ATTACHMENT_CONTENT_TYPES, dispositionFor, verifiedAttachmentType } from './content-types.js';
@@ -13,15 +14,18 @@ const tags = ['issues'];
 
 export const attachmentsRoutes: RouteRegistrar = (app, s) => {
   app.post('/api/companies/:companyId/issues/:issueId/attachments', {
+    onError: retryAfterOnError,
     schema: {
       tags,
       summary: `Attach a file: multipart/form-data with one file part named "${ATTACHMENT_FIELD}", at most ${MAX_UPLOAD_BYTES} bytes`,
-      description: `Allowed types (checked against the bytes): ${ATTACHMENT_CONTENT_TYPES.join(', ')}. Anything else is 415 unsupported_attachment_type.`,
+      description: `Allowed types (checked against the bytes): ${ATTACHMENT_CONTENT_TYPES.join(', ')}. Anything else is 415 unsupported_attachment_type. Past the company's attachment budget: 413 attachment_budget_exceeded; past the per-agent upload rate (uploads and bytes per minute): 429 rate_limited with Retry-After.`,
       params: UploadAttachmentParams,
       response: { 201: Attachment, ...errorResponses },
     },
     handler: async (req, reply) => {
       const issue = s.attachments.targetIssue(req.actor, req.params.companyId, req.params.issueId);
+      // An agent already at its upload rate is turned away before its body is read.
+      limitsOf(s.ctx).uploadStart(req.actor);
       const file = await receiveFile(req, { what: 'the attachment', fieldName: ATTACHMENT_FIELD });
       const contentType = await verifiedAttachmentType(file.bytes, file.declaredType);
       if (!contentType) {

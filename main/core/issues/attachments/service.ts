@@ -9,6 +9,7 @@ import type { CoreContext } from '../../context.js';
 import { requireIssue, touchIssue } from '../lookup.js';
 import { issues, type IssueRow } from '../schema.js';
 import type { Attachment } from './contract.js';
+import { limitsOf } from '../../limits/service.js';
 
 export const attachmentContentUrl = (id: string): string => `/api/attachments/${id}/content`;
 
@@ -55,22 +56,27 @@ export function createAttachmentsService(ctx: CoreContext, store: AssetsService 
       return issue;
     },
 
+    /** Within the uploader's rates and the company's attachment budget (limits/service.ts), or nothing is kept. */
     create(actor: Actor, issue: IssueRow, file: VerifiedFile): Attachment {
-      const row = store.store(
-        actor,
-        { companyId: issue.companyId, issueId: issue.id, kind: 'attachment', contentType: file.contentType, originalName: file.fileName || 'file', bytes: file.bytes },
-        {
-          activity: (r) => ({
-            companyId: issue.companyId,
-            action: 'issue.attachment_added',
-            entityType: 'issue',
-            entityId: issue.id,
-            summary: `Attached "${r.originalName}" to ${issue.identifier} (${r.contentType}, ${r.byteSize} bytes)`,
-            details: { attachmentId: r.id, fileName: r.originalName, contentType: r.contentType, byteSize: r.byteSize },
-          }),
-          afterInsert: (tx, _r, at) => touchIssue(tx, issue.id, at),
-        },
-      );
+      const limits = limitsOf(ctx);
+      const row = limits.upload(actor, file.bytes.length, () => {
+        limits.assertAttachmentBudget(actor, issue.companyId, file.bytes.length);
+        return store.store(
+          actor,
+          { companyId: issue.companyId, issueId: issue.id, kind: 'attachment', contentType: file.contentType, originalName: file.fileName || 'file', bytes: file.bytes },
+          {
+            activity: (r) => ({
+              companyId: issue.companyId,
+              action: 'issue.attachment_added',
+              entityType: 'issue',
+              entityId: issue.id,
+              summary: `Attached "${r.originalName}" to ${issue.identifier} (${r.contentType}, ${r.byteSize} bytes)`,
+              details: { attachmentId: r.id, fileName: r.originalName, contentType: r.contentType, byteSize: r.byteSize },
+            }),
+            afterInsert: (tx, _r, at) => touchIssue(tx, issue.id, at),
+          },
+        );
+      });
       return toAttachment(row);
     },
 

@@ -25,6 +25,7 @@ export const KIND_LABEL: Record<InboxItem['kind'], string> = {
   budget_stop: 'Budget stop',
   issue_blocked: 'Blocked',
   crm_draft: 'CRM draft',
+  limit_hit: 'Limit hit',
 };
 
 export const KIND_TONE: Record<InboxItem['kind'], 'amber' | 'red' | 'violet' | 'blue'> = {
@@ -35,6 +36,7 @@ export const KIND_TONE: Record<InboxItem['kind'], 'amber' | 'red' | 'violet' | '
   budget_stop: 'red',
   issue_blocked: 'red',
   crm_draft: 'blue',
+  limit_hit: 'amber',
 };
 
 /**

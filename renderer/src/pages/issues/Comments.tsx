@@ -1,6 +1,7 @@
-import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useApi } from '../../app/api-context.js';
+import { buildUrl, toApiError, type ApiClient } from '../../api/client.js';
 import { useAction } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
 import type { Agent, Comment } from '../../api/types.js';
@@ -10,9 +11,41 @@ import { MentionTextarea } from '../../components/MentionTextarea.js';
 import { timeAgo } from '../../app/format.js';
 import { toastSuccess } from '../../stores/ui.js';
 
+const PAGE = 100;
+
+/** One page of the thread: the body is the spec's plain array, the next cursor a header. */
+async function fetchPage(api: ApiClient, issueId: string, after: string | undefined): Promise<{ items: Comment[]; next: string | undefined }> {
+  const res = await api.raw(buildUrl('', `/api/issues/${issueId}/comments`, { limit: PAGE, after }));
+  if (!res.ok) throw await toApiError(res);
+  return { items: (await res.json()) as Comment[], next: res.headers.get('x-next-cursor') ?? undefined };
+}
+
+/** Calls `onVisible` whenever the returned element scrolls into view. */
+function useWhenVisible(onVisible: () => void, enabled: boolean) {
+  const ref = useRef<HTMLDivElement>(null);
+  const latest = useRef(onVisible);
+  latest.current = onVisible;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !enabled || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && latest.current(), { rootMargin: '400px' });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [enabled]);
+  return ref;
+}
+
 export function Comments({ issueId, agents }: { issueId: string; companyId: string; agents: Agent[] }) {
   const api = useApi();
-  const comments = useQuery({ queryKey: keys.issue(issueId, 'comments'), queryFn: () => api.get<Comment[]>(`/api/issues/${issueId}/comments`) });
+  // Oldest first, 100 a page; the next page loads as the reader scrolls near the end of the list.
+  const comments = useInfiniteQuery({
+    queryKey: keys.issue(issueId, 'comments'),
+    queryFn: ({ pageParam }) => fetchPage(api, issueId, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next,
+  });
+  const more = comments.hasNextPage && !comments.isFetchingNextPage;
+  const sentinel = useWhenVisible(() => void comments.fetchNextPage(), more);
   const [body, setBody] = useState('');
   const post = useAction((text: string) => api.post<Comment>(`/api/issues/${issueId}/comments`, { body: text }), {
     errorTitle: 'Could not post the comment',
@@ -24,9 +57,9 @@ export function Comments({ issueId, agents }: { issueId: string; companyId: stri
   });
   const name = (id: string | null) => (id ? agents.find((a) => a.id === id)?.name ?? 'Agent' : null);
   const candidates = agents.filter((a) => a.status !== 'terminated' && a.status !== 'draft');
-  const list = comments.data ?? [];
+  const list = comments.data?.pages.flatMap((p) => p.items) ?? [];
   return (
-    <Section title={`Comments${list.length ? ` (${list.length})` : ''}`}>
+    <Section title={`Comments${list.length ? ` (${list.length}${comments.hasNextPage ? '+' : ''})` : ''}`}>
       <div className="stack">
         {list.map((c) => (
           <div key={c.id} className="card" aria-label={`Comment by ${c.authorType === 'agent' ? name(c.authorAgentId) : 'the board'}`}>
@@ -38,6 +71,11 @@ export function Comments({ issueId, agents }: { issueId: string; companyId: stri
             <div className="markdown">{c.body}</div>
           </div>
         ))}
+        {comments.hasNextPage ? (
+          <div ref={sentinel} className="row" style={{ justifyContent: 'center' }}>
+            <Button size="sm" variant="ghost" busy={comments.isFetchingNextPage} onClick={() => void comments.fetchNextPage()}>Load more comments</Button>
+          </div>
+        ) : null}
         <form
           className="stack-sm"
           onSubmit={(e) => {

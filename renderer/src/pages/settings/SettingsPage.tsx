@@ -24,7 +24,10 @@ interface DiskUsage {
   plugins: number;
   total: number;
   backupFiles: { name: string; bytes: number; createdAt: string; schema: string | null }[];
+  companies: { companyId: string; name: string; transcriptBytes: number; transcriptBudgetBytes: number; attachmentBytes: number; attachmentBudgetBytes: number }[];
 }
+type Limits = InstanceSettings['limits'];
+const MiB = 1024 * 1024;
 
 export const bytes = (n: number) => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(2)} GB` : n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} B`);
 
@@ -39,6 +42,9 @@ export function SettingsPage(_props: PageProps) {
       <div className="settings-grid">
         <Section title="Runs and retention">
           {settings.isPending ? <Loading /> : settings.isError ? <ErrorBox error={settings.error} retry={() => void settings.refetch()} /> : <InstanceForm current={settings.data} />}
+        </Section>
+        <Section title="Limits">
+          {settings.isPending ? <Loading /> : settings.isError ? <ErrorBox error={settings.error} retry={() => void settings.refetch()} /> : <LimitsForm current={settings.data.limits} />}
         </Section>
         <Section title="Disk use">
           {disk.isPending ? <Loading /> : disk.isError ? <ErrorBox error={disk.error} retry={() => void disk.refetch()} /> : <Disk usage={disk.data} />}
@@ -88,6 +94,52 @@ function InstanceForm({ current }: { current: InstanceSettings }) {
   );
 }
 
+/** The limits the board may change; bytes are edited in MiB. The fixed ones are listed below the form. */
+const LIMIT_FIELDS: { key: keyof Limits & string; label: string; unit: number; min: number; hint: string }[] = [
+  { key: 'transcriptMaxBytes', label: 'Transcript of one run (MiB)', unit: MiB, min: 1, hint: 'Past it the first and last halves are kept with a marker between; the middle is dropped.' },
+  { key: 'transcriptCompanyBudgetBytes', label: 'Transcripts per company (MiB)', unit: MiB, min: 0, hint: "Past it the oldest finished runs' transcripts are deleted (the newest is kept). 0: no budget." },
+  { key: 'attachmentCompanyBudgetBytes', label: 'Attachments per company (MiB)', unit: MiB, min: 0, hint: 'An upload past it is refused (413). 0: no budget.' },
+  { key: 'attachmentUploadsPerMinute', label: 'Uploads per agent per minute', unit: 1, min: 1, hint: 'More are refused with 429 and a time to retry. The board is never rate limited.' },
+  { key: 'attachmentBytesPerMinute', label: 'Upload MiB per agent per minute', unit: MiB, min: 10, hint: 'At least the size of one file (10 MiB).' },
+  { key: 'commentsPerMinute', label: 'Comments per agent per minute', unit: 1, min: 1, hint: 'More are refused with 429 and a time to retry.' },
+];
+
+function LimitsForm({ current }: { current: Limits }) {
+  const api = useApi();
+  const shown = (k: keyof Limits, unit: number) => String(Math.round(((current[k] as number) / unit) * 100) / 100);
+  const initial = () => Object.fromEntries(LIMIT_FIELDS.map((f) => [f.key, shown(f.key, f.unit)]));
+  const [values, setValues] = useState<Record<string, string>>(initial);
+  useEffect(() => setValues(initial()), [current]);
+  const changed = LIMIT_FIELDS.filter((f) => values[f.key] !== shown(f.key, f.unit));
+  const save = useAction(
+    () => api.patch<InstanceSettings>('/api/settings', { limits: Object.fromEntries(changed.map((f) => [f.key, Math.round(Number(values[f.key]) * f.unit)])) }),
+    { success: 'Limits saved', errorTitle: 'Could not save the limits', invalidate: [keys.system()] },
+  );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate(undefined);
+  };
+  return (
+    <Card>
+      <form className="form" onSubmit={submit} aria-label="Limits">
+        {LIMIT_FIELDS.map((f) => (
+          <Input key={f.key} label={f.label} type="number" min={f.min} step="any" value={values[f.key] ?? ''} onChange={(e) => setValues((v) => ({ ...v, [f.key]: e.target.value }))} hint={f.hint} />
+        ))}
+        <p className="muted" style={{ fontSize: 12 }}>
+          Fixed: one file at most {bytes(current.attachmentMaxBytes)}, one comment at most {bytes(current.commentMaxBytes)}, comments listed {current.commentPageDefault} a page (at most {current.commentPageMax}).
+          An agent that hits a limit shows in the dashboard's "Needs you".
+        </p>
+        <div className="row">
+          <Button variant="primary" type="submit" busy={save.isPending} disabled={changed.length === 0}>Apply limits</Button>
+          {changed.length ? <span className="muted">Unsaved changes</span> : null}
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+const ofBudget = (used: number, budget: number) => (budget > 0 ? `${bytes(used)} of ${bytes(budget)}` : `${bytes(used)} (no budget)`);
+
 function Disk({ usage }: { usage: DiskUsage }) {
   const parts = [
     { label: 'Database', value: usage.database },
@@ -110,6 +162,22 @@ function Disk({ usage }: { usage: DiskUsage }) {
           </div>
         ))}
       </dl>
+      {usage.companies.length ? (
+        <table className="disk-companies" aria-label="Disk use by company">
+          <thead>
+            <tr><th>Company</th><th>Transcripts</th><th>Attachments</th></tr>
+          </thead>
+          <tbody>
+            {usage.companies.map((c) => (
+              <tr key={c.companyId}>
+                <td>{c.name}</td>
+                <td className={c.transcriptBudgetBytes > 0 && c.transcriptBytes > 0.9 * c.transcriptBudgetBytes ? 'warn' : undefined}>{ofBudget(c.transcriptBytes, c.transcriptBudgetBytes)}</td>
+                <td className={c.attachmentBudgetBytes > 0 && c.attachmentBytes > 0.9 * c.attachmentBudgetBytes ? 'warn' : undefined}>{ofBudget(c.attachmentBytes, c.attachmentBudgetBytes)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
       {usage.backupFiles.length ? (
         <details className="disk-backups">
           <summary>{usage.backupFiles.length} backup file(s)</summary>

@@ -1,0 +1,89 @@
+import { inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { instanceSettings } from '../heartbeat/schema.js';
+import { MAX_UPLOAD_BYTES } from '../assets/service.js';
+import type { Queryable } from '../context.js';
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+/**
+ * What one agent, one run or one company may put on this machine. Kept in instance_settings
+ * beside the run cap and retention (keys prefixed `limits.`), read on every check so a change
+ * applies at once. Budgets of 0 mean "no budget".
+ */
+export const LIMIT_DEFAULTS = {
+  /** Per run: head and tail are kept, the middle is dropped (transcript.ts). */
+  transcriptMaxBytes: 50 * MiB,
+  /** Per company: the oldest finished runs' transcripts are deleted past it. */
+  transcriptCompanyBudgetBytes: 5 * GiB,
+  /** Per company: live attachment bytes. */
+  attachmentCompanyBudgetBytes: 2 * GiB,
+  /** Per agent (run tokens and keys alike), in any 60 s window. */
+  attachmentUploadsPerMinute: 30,
+  attachmentBytesPerMinute: 100 * MiB,
+  commentsPerMinute: 30,
+} as const;
+export type LimitSettings = { -readonly [K in keyof typeof LIMIT_DEFAULTS]: number };
+
+/** Fixed limits: shown with the others, not changed at run time. */
+export const FIXED_LIMITS = {
+  /** The multipart parser's file limit (the same for logos), set when the server starts. */
+  attachmentMaxBytes: MAX_UPLOAD_BYTES,
+  /** A comment's body, in bytes of UTF-8. */
+  commentMaxBytes: 64 * 1024,
+  /** Comments per page of `GET /api/issues/{id}/comments`: default and largest. */
+  commentPageDefault: 100,
+  commentPageMax: 500,
+} as const;
+
+const bytes = (min: number, max: number, what: string, def: number) => z.int().min(min).max(max).describe(`${what} (default ${def})`);
+
+export const LimitSettingsShape = {
+  transcriptMaxBytes: bytes(MiB, 10 * GiB, 'Bytes kept of one run transcript: the first and last halves, a marker between', LIMIT_DEFAULTS.transcriptMaxBytes),
+  transcriptCompanyBudgetBytes: bytes(0, 1024 * GiB, "Bytes of transcripts a company keeps; the oldest finished runs' transcripts are deleted past it; 0 = no budget", LIMIT_DEFAULTS.transcriptCompanyBudgetBytes),
+  attachmentCompanyBudgetBytes: bytes(0, 1024 * GiB, 'Bytes of attachments a company may hold; an upload past it is 413; 0 = no budget', LIMIT_DEFAULTS.attachmentCompanyBudgetBytes),
+  attachmentUploadsPerMinute: z.int().min(1).max(100_000).describe(`Uploads one agent may make in any 60 s (default ${LIMIT_DEFAULTS.attachmentUploadsPerMinute})`),
+  attachmentBytesPerMinute: bytes(MAX_UPLOAD_BYTES, 1024 * GiB, 'Bytes one agent may upload in any 60 s; at least the per-file size', LIMIT_DEFAULTS.attachmentBytesPerMinute),
+  commentsPerMinute: z.int().min(1).max(100_000).describe(`Comments one agent may post in any 60 s (default ${LIMIT_DEFAULTS.commentsPerMinute})`),
+};
+
+export const Limits = z
+  .object({
+    ...LimitSettingsShape,
+    attachmentMaxBytes: z.int().describe('Bytes of one uploaded file (fixed)'),
+    commentMaxBytes: z.int().describe('Bytes of UTF-8 in one comment (fixed)'),
+    commentPageDefault: z.int().describe('Comments per page when no limit is given (fixed)'),
+    commentPageMax: z.int().describe('Largest comment page (fixed)'),
+  })
+  .meta({ id: 'Limits' });
+
+export const PutLimitsBody = z.strictObject(Object.fromEntries(Object.entries(LimitSettingsShape).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof LimitSettingsShape]: z.ZodOptional<(typeof LimitSettingsShape)[K]> });
+
+const NAMES = Object.keys(LIMIT_DEFAULTS) as (keyof LimitSettings)[];
+const keyOf = (name: keyof LimitSettings) => `limits.${name}`;
+
+export function readLimitSettings(db: Queryable): LimitSettings {
+  const rows = db.select().from(instanceSettings).where(inArray(instanceSettings.key, NAMES.map(keyOf))).all();
+  const out: LimitSettings = { ...LIMIT_DEFAULTS };
+  for (const r of rows) {
+    // A value edited by hand into something else than a whole number ≥ 0 falls back to the default.
+    if (typeof r.value === 'number' && Number.isInteger(r.value) && r.value >= 0) out[r.key.slice('limits.'.length) as keyof LimitSettings] = r.value;
+  }
+  return out;
+}
+
+export const readLimits = (db: Queryable) => ({ ...readLimitSettings(db), ...FIXED_LIMITS });
+
+/** Stores the given limits; returns whether anything was given. */
+export function writeLimitSettings(db: Queryable, at: string, input: Partial<Record<keyof LimitSettings, number | undefined>>): boolean {
+  let changed = false;
+  for (const name of NAMES) {
+    const value = input[name];
+    if (value === undefined) continue;
+    const key = keyOf(name);
+    db.insert(instanceSettings).values({ key, value, updatedAt: at }).onConflictDoUpdate({ target: instanceSettings.key, set: { value, updatedAt: at } }).run();
+    changed = true;
+  }
+  return changed;
+}

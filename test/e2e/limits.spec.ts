@@ -1,0 +1,46 @@
+import { test, expect, shot } from './fixtures.js';
+
+/** Limits in the board: the settings section, the per-company disk use, comment pages on scroll, limit hits in the inbox. */
+test('limits: settings and disk use, comments loaded on scroll, an agent that hit a limit needs you', async ({ signedIn: page, board }) => {
+  const company = await board.api<{ id: string }>('POST', '/api/companies', { name: 'Chatty Co' });
+  const agent = await board.api<{ id: string }>('POST', `/api/companies/${company.id}/agents`, { name: 'Chatter', role: 'engineer', adapterType: 'process', adapterConfig: { command: 'echo' } });
+  const { key } = await board.api<{ key: string }>('POST', `/api/agents/${agent.id}/keys`, {});
+  const issue = await board.api<{ id: string; identifier: string }>('POST', `/api/companies/${company.id}/issues`, { title: 'A long thread' });
+  for (let i = 1; i <= 150; i++) await board.api('POST', `/api/issues/${issue.id}/comments`, { body: `Comment number ${i}` });
+
+  // Settings: the limits, editable, and each company's use against its budgets.
+  await page.goto(`${board.url}/#/settings`);
+  const limits = page.getByRole('region', { name: 'Limits' });
+  await expect(limits.getByLabel('Comments per agent per minute')).toHaveValue('30');
+  await limits.getByLabel('Comments per agent per minute').fill('2');
+  await limits.getByRole('button', { name: 'Apply limits' }).click();
+  await expect(page.getByText('Limits saved')).toBeVisible();
+  expect((await board.api<{ limits: { commentsPerMinute: number } }>('GET', '/api/settings')).limits.commentsPerMinute).toBe(2);
+  const perCompany = page.getByRole('table', { name: 'Disk use by company' });
+  await expect(perCompany.getByRole('row', { name: /Chatty Co/ })).toContainText('of 2.00 GB');
+  await shot(page, 'limits-01-settings');
+
+  // The issue's thread: the first 100, the rest once the reader scrolls down.
+  await page.goto(`${board.url}/#/issues/${issue.id}`);
+  await expect(page.getByText('Comment number 100', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Comments (100+)' })).toBeVisible();
+  await expect(page.getByText('Comment number 101', { exact: true })).toHaveCount(0);
+  await page.getByText('Comment number 100', { exact: true }).scrollIntoViewIfNeeded();
+  await expect(page.getByText('Comment number 150', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Comments (150)' })).toBeVisible();
+
+  // The agent posts past its rate: the dashboard says so.
+  for (let i = 0; i < 3; i++) {
+    await fetch(`${board.url}/api/issues/${issue.id}/comments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: `agent comment ${i}` }),
+    });
+  }
+  await page.goto(`${board.url}/#/`);
+  const inbox = page.getByRole('list', { name: 'Needs you' });
+  await expect(inbox.getByText('Chatter hit a limit', { exact: true })).toBeVisible();
+  await expect(inbox.getByText('Limit hit', { exact: true })).toBeVisible();
+  await expect(inbox.getByText('comments (2 per minute)', { exact: true })).toBeVisible();
+  await shot(page, 'limits-02-inbox');
+});
