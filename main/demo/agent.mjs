@@ -255,14 +255,7 @@ async function kickOff(ref, strategy, question) {
   const team = expectOk('list agents', await api('GET', `/api/companies/${company}/agents`), 200);
   const list = Array.isArray(team) ? team : team.items;
   const ben = list.find((a) => a.role === 'engineer' && a.status !== 'draft');
-  for (const [title, description] of [
-    ['Put up the landing page', `One page saying what Demo Co does for ${audience ?? 'startups'}, with a sign-up form.`],
-    ['Add a pricing section', 'Three plans, monthly prices, a FAQ of five questions.'],
-  ]) {
-    await tool('CreateIssue', title);
-    const created = expectOk('create issue', await api('POST', `/api/companies/${company}/issues`, { title, description, status: 'todo', priority: 'high', assigneeAgentId: ben.id }), 201);
-    result(`${created.identifier}, assigned to ${ben.name}.`);
-  }
+  await createIssue('Put up the landing page', `One page saying what Demo Co does for ${audience ?? 'startups'}, with a sign-up form.`, ben);
 
   await thinking('Integrations come next and Ben has his hands full: I ask the board to hire a second engineer.');
   await tool('RequestHire', 'Dana, Integrations Engineer');
@@ -283,8 +276,15 @@ async function kickOff(ref, strategy, question) {
   );
   result(`Hire approval ${hire.approval.id.slice(0, 8)} is pending with the board.`);
   // No @mention here: Ben is already woken by his assignments, and a mention would queue a second run.
-  await comment(ref, `Work has started: two issues for ${ben.name}, and a hire request for Dana waiting on the board.`);
+  await comment(ref, `Work has started: the landing page for ${ben.name}, and a hire request for Dana waiting on the board.`);
   await reportCost(me, ref, 4, 5100);
+}
+
+/** One issue at a time per engineer: a second assignment would wake it again on its own, and the retry would not need the CEO. */
+async function createIssue(title, description, assignee) {
+  await tool('CreateIssue', title);
+  const created = expectOk('create issue', await api('POST', `/api/companies/${company}/issues`, { title, description, status: 'todo', priority: 'high', assigneeAgentId: assignee.id }), 201);
+  result(`${created.identifier}, assigned to ${assignee.name}.`);
 }
 
 async function followUp(ref, hire, question) {
@@ -308,13 +308,14 @@ async function followUp(ref, hire, question) {
 
   if (hire.status === 'approved' && hire.hireAgentId && !issues.some((i) => i.assigneeAgentId === hire.hireAgentId)) {
     await thinking('The board approved Dana. Giving her a first task.');
-    await tool('CreateIssue', 'Connect sign-ups to Slack');
-    const created = expectOk(
-      'create issue',
-      await api('POST', `/api/companies/${company}/issues`, { title: 'Connect sign-ups to Slack', description: 'Post each new sign-up to a Slack channel.', status: 'todo', priority: 'medium', assigneeAgentId: hire.hireAgentId }),
-      201,
-    );
-    result(`${created.identifier}, assigned to Dana.`);
+    await createIssue('Connect sign-ups to Slack', 'Post each new sign-up to a Slack channel.', { id: hire.hireAgentId, name: 'Dana' });
+    return;
+  }
+
+  const landing = issues.find((i) => i.title === 'Put up the landing page');
+  if (landing?.status === 'done' && !issues.some((i) => i.title === 'Add a pricing section')) {
+    await thinking(`${landing.identifier} shipped. Next on the plan: pricing.`);
+    await createIssue('Add a pricing section', 'Three plans, monthly prices, a FAQ of five questions.', { id: landing.assigneeAgentId, name: nameOf(landing.assigneeAgentId) });
     return;
   }
 
