@@ -81,7 +81,7 @@ const tool = async (name, arg, sec = 1) => {
   await step(sec);
   say(`● ${name}(${arg})`);
 };
-const result = (...lines) => lines.forEach((l, i) => say(`${i === 0 ? '  ⎿  ' : '     '}${l}`));
+const result = (...lines) => lines.forEach((l, i) => say(`${i === 0 ? '  └ ' : '    '}${l}`));
 
 async function comment(ref, body) {
   await tool('Comment', ref);
