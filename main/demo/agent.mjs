@@ -143,8 +143,8 @@ async function ceo() {
   await tool('Read', 'my open issues');
   const [mine] = await myIssues(me, 'todo,in_progress');
   if (!mine) {
-    result('Nothing open. Going back to sleep.');
-    return;
+    result('Nothing open.');
+    return lateHire();
   }
   result(`${mine.identifier}: ${mine.title}`);
   const issue = await claim(mine.identifier);
@@ -172,6 +172,17 @@ async function ceo() {
     return kickOff(ref, strategy, question);
   }
   return followUp(ref, hire, question);
+}
+
+/** A hire the board approves after the week is done still gets its first task. */
+async function lateHire() {
+  const approvals = expectOk('list approvals', await api('GET', `/api/companies/${company}/approvals`), 200);
+  const hire = approvals.find((a) => a.type === 'hire_agent' && a.status === 'approved');
+  if (!hire?.hireAgentId) return say('Going back to sleep.');
+  const theirs = expectOk('list issues', await api('GET', `/api/companies/${company}/issues?assigneeAgentId=${hire.hireAgentId}`), 200).items;
+  if (theirs.length > 0) return say('Going back to sleep.');
+  await thinking('The board approved Dana. Giving her a first task.');
+  await createIssue('Connect sign-ups to Slack', 'Post each new sign-up to a Slack channel.', { id: hire.hireAgentId, name: 'Dana' });
 }
 
 async function proposeStrategy(ref) {

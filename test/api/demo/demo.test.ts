@@ -165,6 +165,28 @@ describe('the demo company', () => {
     }
   }, 60_000);
 
+  it('finishes without the founder, and a hire approved afterwards still gets its first task', async () => {
+    const d = await setupDemo(createClient({ url: t.url, token: t.boardToken }), { pace: PACE });
+    const ceoIssue = d.issues[0]!;
+    await until(async () => (await t.api('GET', `/api/issues/${ceoIssue.id}`)).body.status === 'done' && (await runsOf(d.company.id)).every((r) => r.finishedAt), 100);
+    const approvals = (await t.api('GET', `/api/companies/${d.company.id}/approvals`)).body;
+    expect(approvals.map((a: any) => `${a.type} ${a.status}`).sort()).toEqual(['approve_ceo_strategy pending', 'hire_agent pending']);
+    const question = (await t.api('GET', `/api/issues/${ceoIssue.id}/interactions`)).body[0];
+    expect(question.status).toBe('pending');
+    const issues = (await t.api('GET', `/api/companies/${d.company.id}/issues?limit=200`)).body.items;
+    expect(issues.map((i: any) => `${i.title}: ${i.status}`).sort()).toEqual(['Add a pricing section: done', 'Put up the landing page: done', 'Set the direction for Demo Co: done']);
+    // Without an answer the CEO assumed startups.
+    expect(issues.find((i: any) => i.title === 'Put up the landing page').description).toContain('startups');
+
+    const hire = approvals.find((a: any) => a.type === 'hire_agent');
+    expect((await t.api('POST', `/api/approvals/${hire.id}/approve`, { body: {} })).status).toBe(200);
+    const slack = await until(async () => {
+      const items = (await t.api('GET', `/api/companies/${d.company.id}/issues?assigneeAgentId=${hire.hireAgentId}`)).body.items;
+      return items[0]?.status === 'done' ? items[0] : null;
+    }, 100);
+    expect(slack.title).toBe('Connect sign-ups to Slack');
+  }, 60_000);
+
   it('takes its pace from the option, else HEADCOUNT_DEMO_PACE, else 1', () => {
     expect(demoPace(0.5, {})).toBe(0.5);
     expect(demoPace(undefined, { HEADCOUNT_DEMO_PACE: '0.01' })).toBe(0.01);
@@ -176,7 +198,7 @@ describe('the demo company', () => {
   it('POST /api/demo starts the next "Demo Co" and answers with a one-time board sign-in link', async () => {
     const res = await t.api('POST', '/api/demo', { body: { invoke: false, pace: PACE } });
     expect(res.status).toBe(201);
-    expect(res.body.company.name).toBe('Demo Co 4');
+    expect(res.body.company.name).toBe('Demo Co 5');
     expect(res.body.boardUrl).toMatch(new RegExp(`^${t.url.replace(/[.]/g, '\\.')}/#/login\\?code=.+`));
     const code = new URL(res.body.boardUrl.replace('#/login', 'login')).searchParams.get('code');
     const login = await t.api('POST', '/api/board/login', { body: { code }, token: null });
@@ -197,10 +219,10 @@ describe('the demo company', () => {
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       const code = await new Promise((resolve) => child.on('close', resolve));
       expect(code, out + err).toBe(0);
-      expect(out).toContain('Started "Demo Co 5" with Ava and Ben.');
+      expect(out).toContain('Started "Demo Co 6" with Ava and Ben.');
       expect(out).toMatch(new RegExp(`^board: ${t.url.replace(/[.]/g, '\\.')}/#/login\\?code=\\S+$`, 'm'));
       expect(out).not.toContain('/api/');
-      const company = (await t.api('GET', '/api/companies')).body.find((c: any) => c.name === 'Demo Co 5');
+      const company = (await t.api('GET', '/api/companies')).body.find((c: any) => c.name === 'Demo Co 6');
       await t.api('POST', `/api/companies/${company.id}/archive`);
     } finally {
       rmSync(home, { recursive: true, force: true });
