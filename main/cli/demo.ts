@@ -1,39 +1,32 @@
 import type { Command } from 'commander';
 import { createClient, resolveConnection } from './client.js';
-import { setupDemo, waitForDemo } from '../demo/setup.js';
 
-/** `headcount demo`: a demo company on a running server, its three heartbeats, and what happened. */
+interface DemoStarted {
+  company: { id: string; name: string; issuePrefix: string };
+  agents: { id: string; name: string }[];
+  boardUrl: string;
+}
+
+/**
+ * `headcount demo`: the demo company on a running server, set up by the server itself (POST
+ * /api/demo), so its agents run with the server's Node and script. Prints where to watch it.
+ */
 export function registerDemoCommand(program: Command, home: () => string): void {
   program
     .command('demo')
-    .description('create "Demo Co" (a CEO and two reports run by the bundled demo agent) on a running server and wake them')
+    .description('start "Demo Co" on a running server: scripted agents (no model, no API key) work for a few minutes; prints the board link')
     .option('--url <url>', 'URL of the running Headcount server', 'http://127.0.0.1:3100')
     .option('--token <token>', 'board token (default $SERVICE_BOARD_TOKEN or <home>/board-token)')
-    .option('--no-wait', 'do not wait for the heartbeats to finish')
-    .action(async (opts: { url?: string; token?: string; wait: boolean }) => {
+    .option('--pace <factor>', 'scale the pauses of the story (1 = a few minutes; 0.1 = ten times faster)', parseFloat)
+    .action(async (opts: { url?: string; token?: string; pace?: number }) => {
       const out = (line: string) => void process.stdout.write(line + '\n');
       const client = createClient(resolveConnection(opts, home()));
-      const demo = await setupDemo(client, { log: out });
+      const body = opts.pace !== undefined && Number.isFinite(opts.pace) ? { pace: opts.pace } : {};
+      const demo = await client.request<DemoStarted>('POST', '/api/demo', body);
+      out(`Started "${demo.company.name}" with ${demo.agents.map((a) => a.name).join(' and ')}.`);
+      out('Over the next few minutes the CEO proposes a strategy and asks you a question, hires, and the team works;');
+      out('approve or answer on the board when you like (the demo goes ahead without you if you do not).');
       out('');
-      out(`Issues:   ${demo.urls.issues}`);
-      out(`Runs:     ${demo.urls.runs}`);
-      out(`Costs:    ${demo.urls.costs}`);
-      if (!opts.wait) {
-        out('Follow a run with: headcount run watch <runId>');
-        return;
-      }
-      out('');
-      out('Waiting for the heartbeats...');
-      const outcome = await waitForDemo(client, demo);
-      const names = new Map(demo.agents.map((a) => [a.id, a.name]));
-      for (const run of outcome.runs) out(`  ${names.get(run.agentId) ?? run.agentId}: run ${run.id} ${run.status}  (headcount run watch ${run.id})`);
-      for (const issue of outcome.issues) out(`  ${issue.identifier} ${issue.status.padEnd(11)} ${issue.title}`);
-      out(`  spent this month: ${outcome.spentCents} cents`);
-      if (!outcome.finished) {
-        out('The heartbeats have not all finished yet; check the runs above.');
-        process.exitCode = 1;
-      } else if (outcome.runs.some((r) => r.status !== 'succeeded')) {
-        process.exitCode = 1;
-      }
+      out(`board: ${demo.boardUrl}`);
     });
 }

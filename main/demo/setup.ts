@@ -14,8 +14,13 @@ export interface DemoOptions {
   agentScript?: string;
   /** Base name of the company; taken names get " 2", " 3", ... */
   companyName?: string;
-  /** Invoke the three heartbeats at the end (default true). */
+  /** Start the story: assign the CEO's issue (which wakes the CEO) and turn on its schedule (default true). */
   invoke?: boolean;
+  /**
+   * Scales every pause of the story: 1 (default, or $HEADCOUNT_DEMO_PACE) takes a few minutes,
+   * 0.01 a few seconds (tests).
+   */
+  pace?: number;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
 }
@@ -32,40 +37,31 @@ export interface DemoIssue {
   id: string;
   identifier: string;
   title: string;
-  assigneeAgentId: string;
+  assigneeAgentId: string | null;
 }
 export interface DemoResult {
   company: Named & { issuePrefix: string };
   agents: DemoAgent[];
+  /** The CEO's issue, where the story starts. */
   issues: DemoIssue[];
-  /** Wake request per agent id, when invoked. */
-  wakeRequestIds: Record<string, string>;
-  urls: { issues: string; runs: string; costs: string; events: string };
+  pace: number;
 }
 
+/** The demo company's monthly budget: the engineers' cost reports cross its 80% warning on the way. */
+export const DEMO_BUDGET_CENTS = 100;
+/** Seconds between the CEO's scheduled heartbeats at pace 1. */
+const CEO_INTERVAL_SEC = 20;
+
 const TEAM = [
-  {
-    name: 'Ava',
-    role: 'ceo',
-    title: 'Chief Executive Officer',
-    capabilities: 'Sets the direction of Demo Co and keeps the team focused.',
-    issue: { title: 'Write the plan for our first week', description: 'Decide what Demo Co ships first and write it down as a plan.', priority: 'high' },
-  },
-  {
-    name: 'Ben',
-    role: 'engineer',
-    title: 'Founding Engineer',
-    capabilities: 'Builds the product.',
-    issue: { title: 'Put up a landing page', description: 'A single page saying what Demo Co does, with a sign-up form.', priority: 'medium' },
-  },
-  {
-    name: 'Cleo',
-    role: 'marketer',
-    title: 'Head of Marketing',
-    capabilities: 'Tells the world about Demo Co.',
-    issue: { title: 'Draft the launch announcement', description: 'A short announcement for the launch day.', priority: 'medium' },
-  },
+  { name: 'Ava', role: 'ceo', title: 'Chief Executive Officer', capabilities: 'Sets the direction of Demo Co, asks the board when it must, and keeps the team moving.' },
+  { name: 'Ben', role: 'engineer', title: 'Founding Engineer', capabilities: 'Builds the product.' },
 ] as const;
+
+/** The pace from the option, else $HEADCOUNT_DEMO_PACE, else 1; nonsense falls back to 1. */
+export function demoPace(option?: number, env: NodeJS.ProcessEnv = process.env): number {
+  const value = option ?? (env.HEADCOUNT_DEMO_PACE ? Number(env.HEADCOUNT_DEMO_PACE) : 1);
+  return Number.isFinite(value) && value >= 0 && value <= 100 ? value : 1;
+}
 
 /** First free name among "Demo Co", "Demo Co 2", ... (archived companies count as taken). */
 async function freeCompanyName(client: ApiClient, base: string): Promise<string> {
@@ -81,113 +77,57 @@ async function freeCompanyName(client: ApiClient, base: string): Promise<string>
  * Inside the desktop app process.execPath is the Electron binary: without ELECTRON_RUN_AS_NODE it
  * would open a second app instead of running the agent script as plain Node.
  */
-function runAsNodeEnv(command: string): Record<string, string> | undefined {
-  return process.versions.electron && command === process.execPath ? { ELECTRON_RUN_AS_NODE: '1' } : undefined;
+function runAsNodeEnv(command: string): Record<string, string> {
+  return process.versions.electron && command === process.execPath ? { ELECTRON_RUN_AS_NODE: '1' } : {};
 }
 
 /**
- * Creates a small demo company through the HTTP API of a running server: a CEO and two reports run
- * by the bundled demo agent (process adapter), one todo issue each, and (by default) invokes their
- * heartbeats. Used by `headcount demo` and meant for the app's first-run choice.
+ * Creates the demo company through the HTTP API of a running server: a CEO and an engineer run by
+ * the bundled demo agent (process adapter), a monthly budget, the CEO's first issue and the CEO's
+ * heartbeat schedule. The story then runs itself through real heartbeats (main/demo/agent.mjs).
+ * Used by `headcount demo` and the onboarding's "Start the demo company".
  */
 export async function setupDemo(client: ApiClient, options: DemoOptions = {}): Promise<DemoResult> {
   const log = options.log ?? (() => {});
   const command = options.nodeCommand ?? process.execPath;
   const script = options.agentScript ?? DEMO_AGENT_SCRIPT;
+  const pace = demoPace(options.pace);
+  const start = options.invoke ?? true;
 
   const name = await freeCompanyName(client, options.companyName ?? 'Demo Co');
   const company = await client.request<Named & { issuePrefix: string }>('POST', '/api/companies', {
     name,
-    description: 'A demo company run by three scripted agents. No model, no API key, no cost beyond a few demo cents.',
+    description: 'A demo company run by scripted agents: no model, no API key, no real cost.',
+    budgetMonthlyCents: DEMO_BUDGET_CENTS,
   });
-  log(`Created company "${company.name}" (${company.id})`);
+  log(`Created company "${company.name}" (${company.id}), budget ${DEMO_BUDGET_CENTS} cents a month`);
 
   const agents: DemoAgent[] = [];
   for (const member of TEAM) {
     const agent = await client.request<DemoAgent>('POST', `/api/companies/${company.id}/agents`, {
-      name: member.name,
-      role: member.role,
-      title: member.title,
-      capabilities: member.capabilities,
+      ...member,
       reportsTo: agents[0]?.id ?? null,
       adapterType: 'process',
-      adapterConfig: { command, args: [script], timeoutSec: 60, graceMs: 2000, ...(runAsNodeEnv(command) ? { env: runAsNodeEnv(command) } : {}) },
+      // A slow pace makes long heartbeats: the timeout grows with it.
+      adapterConfig: { command, args: [script], timeoutSec: Math.max(60, Math.ceil(300 * pace)), graceMs: 2000, env: { HEADCOUNT_DEMO_PACE: String(pace), ...runAsNodeEnv(command) } },
     });
     agents.push(agent);
     log(`Hired ${agent.name}, ${member.title}${agents.length > 1 ? `, reporting to ${agents[0]!.name}` : ''}`);
   }
+  const ceo = agents[0]!;
 
-  const issues: DemoIssue[] = [];
-  for (const [i, member] of TEAM.entries()) {
-    const agent = agents[i]!;
-    const issue = await client.request<DemoIssue>('POST', `/api/companies/${company.id}/issues`, {
-      ...member.issue,
-      status: 'todo',
-      assigneeAgentId: agent.id,
-    });
-    issues.push(issue);
-    log(`Opened ${issue.identifier} "${issue.title}" for ${agent.name}`);
-  }
+  // The CEO looks at the company on a schedule, as a real CEO agent would: that is how it notices
+  // a pending approval, an answered question or a failed run. Idle (its issue done), it sleeps.
+  await client.request('PUT', `/api/agents/${ceo.id}/heartbeat-settings`, { intervalSec: Math.max(1, Math.round(CEO_INTERVAL_SEC * pace)), enabled: start, skipWhenIdle: true });
 
-  const wakeRequestIds: Record<string, string> = {};
-  if (options.invoke ?? true) {
-    for (const [i, agent] of agents.entries()) {
-      const { wakeRequestId } = await client.request<{ wakeRequestId: string }>('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { issueId: issues[i]!.id });
-      wakeRequestIds[agent.id] = wakeRequestId;
-      log(`Woke ${agent.name} (wake request ${wakeRequestId})`);
-    }
-  }
+  const issue = await client.request<DemoIssue>('POST', `/api/companies/${company.id}/issues`, {
+    title: 'Set the direction for Demo Co',
+    description: 'Write the strategy, get it approved by the board, and get the team working on it.',
+    priority: 'high',
+    status: start ? 'todo' : 'backlog',
+    assigneeAgentId: start ? ceo.id : null,
+  });
+  log(`Opened ${issue.identifier} "${issue.title}"${start ? ` for ${ceo.name}` : ''}`);
 
-  const base = `${client.url}/api/companies/${company.id}`;
-  return {
-    company: { id: company.id, name: company.name, issuePrefix: company.issuePrefix },
-    agents,
-    issues,
-    wakeRequestIds,
-    urls: { issues: `${base}/issues`, runs: `${base}/heartbeat-runs`, costs: `${base}/costs/summary`, events: `${base}/events` },
-  };
-}
-
-export interface DemoRun {
-  id: string;
-  agentId: string;
-  status: string;
-  exitCode: number | null;
-}
-type ListedRun = DemoRun & { reasons: { wakeRequestId: string | null }[] };
-export interface DemoOutcome {
-  finished: boolean;
-  runs: DemoRun[];
-  issues: { identifier: string; title: string; status: string }[];
-  spentCents: number;
-}
-
-const OPEN_RUN = ['queued', 'running'];
-const OPEN_ISSUE = ['backlog', 'todo', 'in_progress'];
-
-/**
- * Waits until every demo issue has left todo/in_progress and no demo run is active (or the
- * timeout passes), then reports the runs, the issues and the month's spend.
- */
-export async function waitForDemo(client: ApiClient, demo: DemoResult, timeoutMs = 60_000, pollMs = 250): Promise<DemoOutcome> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const runs = (await client.request<{ items: ListedRun[] }>('GET', `/api/companies/${demo.company.id}/heartbeat-runs?limit=200`)).items;
-    const issues = await Promise.all(demo.issues.map((i) => client.request<{ identifier: string; title: string; status: string }>('GET', `/api/issues/${i.id}`)));
-    // Every agent ran, and every wake the demo sent was turned into a run (none still pending).
-    const wakes = Object.values(demo.wakeRequestIds);
-    const everyAgentRan =
-      demo.agents.every((a) => runs.some((r) => r.agentId === a.id)) && wakes.every((w) => runs.some((r) => r.reasons.some((x) => x.wakeRequestId === w)));
-    const finished = everyAgentRan && runs.every((r) => !OPEN_RUN.includes(r.status)) && issues.every((i) => !OPEN_ISSUE.includes(i.status));
-    if (finished || Date.now() > deadline) {
-      const summary = await client.request<{ spentCents: number }>('GET', `/api/companies/${demo.company.id}/costs/summary`);
-      return {
-        finished,
-        runs: runs.map(({ id, agentId, status, exitCode }) => ({ id, agentId, status, exitCode })).reverse(),
-        issues: issues.map(({ identifier, title, status }) => ({ identifier, title, status })),
-        spentCents: summary.spentCents,
-      };
-    }
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
+  return { company: { id: company.id, name: company.name, issuePrefix: company.issuePrefix }, agents, issues: [issue], pace };
 }

@@ -21,7 +21,7 @@ const SKIPPED = new Set([
   'GET /api/companies/{companyId}/events', // SSE: the stream never ends
   'POST /api/agents/{agentId}/heartbeat/invoke', // starts agent processes
   'POST /api/adapters', // runs npm install: random package names would be fetched from the registry
-  'POST /api/demo', // creates a company whose three agents run at once and write from their processes
+  'POST /api/demo', // creates a company whose agents run for minutes and write from their processes
 ]);
 
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { setupDemo } from '../../demo/setup.js';
 import { assertBoard } from '../access.js';
 import { ServiceError } from '../errors.js';
+import type { BoardLoginCodes } from './board-login.js';
 import { errorResponses, type ZodApp } from './types.js';
 
 /**
@@ -9,14 +10,23 @@ import { errorResponses, type ZodApp } from './types.js';
  * `headcount demo` (main/demo/setup.ts) through this server's own API, so the demo company is
  * made by exactly the routes, rules and events a founder's actions go through.
  */
-export function demoRoutes(app: ZodApp, options: { apiUrl: () => string; boardToken: string }): void {
+export function demoRoutes(app: ZodApp, options: { apiUrl: () => string; boardToken: string; loginCodes: BoardLoginCodes }): void {
   app.post('/api/demo', {
     schema: {
       tags: ['board'],
-      summary: 'Create the demo company (a CEO and two reports run by the bundled demo agent) and wake them (board)',
-      body: z.strictObject({ invoke: z.boolean().optional().describe('Wake the three agents at once (default true)') }).nullish(),
+      summary: 'Create the demo company (a CEO and an engineer run by the bundled demo agent) and start its few-minute story (board)',
+      body: z
+        .strictObject({
+          invoke: z.boolean().optional().describe('Start the story at once (default true)'),
+          pace: z.number().min(0).max(100).optional().describe('Scales every pause: 1 (default, or $HEADCOUNT_DEMO_PACE of the server) takes a few minutes'),
+        })
+        .nullish(),
       response: {
-        201: z.object({ company: z.object({ id: z.string(), name: z.string(), issuePrefix: z.string() }), agents: z.array(z.object({ id: z.string(), name: z.string() })) }),
+        201: z.object({
+          company: z.object({ id: z.string(), name: z.string(), issuePrefix: z.string() }),
+          agents: z.array(z.object({ id: z.string(), name: z.string() })),
+          boardUrl: z.string().describe('A one-time sign-in link to the board, like the one `serve` prints'),
+        }),
         ...errorResponses,
       },
     },
@@ -36,8 +46,10 @@ export function demoRoutes(app: ZodApp, options: { apiUrl: () => string; boardTo
           return parsed as T;
         },
       };
-      const demo = await setupDemo(client, { invoke: req.body?.invoke ?? true });
-      return reply.code(201).send({ company: demo.company, agents: demo.agents.map((a) => ({ id: a.id, name: a.name })) });
+      const demo = await setupDemo(client, { invoke: req.body?.invoke ?? true, ...(req.body?.pace !== undefined ? { pace: req.body.pace } : {}) });
+      // The caller holds the board token already, so a sign-in code for the same board gives nothing away.
+      const boardUrl = `${url}/#/login?code=${options.loginCodes.issue()}`;
+      return reply.code(201).send({ company: demo.company, agents: demo.agents.map((a) => ({ id: a.id, name: a.name })), boardUrl });
     },
   });
 }

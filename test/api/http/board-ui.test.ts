@@ -110,9 +110,9 @@ describe('POST /api/demo', () => {
     const res = await t.api('POST', '/api/demo', { body: { invoke: false } });
     expect(res.status).toBe(201);
     expect(res.body.company.name).toMatch(/^Demo Co/);
-    expect(res.body.agents.map((a: { name: string }) => a.name)).toEqual(['Ava', 'Ben', 'Cleo']);
+    expect(res.body.agents.map((a: { name: string }) => a.name)).toEqual(['Ava', 'Ben']);
     const issues = await t.api('GET', `/api/companies/${res.body.company.id}/issues`);
-    expect(issues.body.items).toHaveLength(3);
+    expect(issues.body.items).toHaveLength(1);
 
     const cid = await createCompany(t, 'Other');
     const agent = await createAgent(t, cid);

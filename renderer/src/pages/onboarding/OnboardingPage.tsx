@@ -44,15 +44,17 @@ export function OnboardingPage({ firstRun }: { firstRun: boolean }) {
   const [budget, setBudget] = useState('');
   const [budgetError, setBudgetError] = useState<string | null>(null);
 
+  // The company list is refetched before the selection moves: with the old list, the shell would
+  // see an unknown company selected and fall back to the first one (the demo opened, but did not show).
   const finish = async (companyId: string) => {
-    setCompanyId(companyId);
     await qc.invalidateQueries({ queryKey: keys.companies() });
+    setCompanyId(companyId);
     navigate('/', undefined, true);
   };
 
   const demo = useAction(() => api.post<{ company: { id: string } }>('/api/demo', {}), {
     errorTitle: 'Could not start the demo company',
-    success: 'Demo company created; its three agents are waking up',
+    success: 'Demo company started: its CEO is waking up',
     onSuccess: (r) => void finish(r.company.id),
   });
 
@@ -93,7 +95,7 @@ export function OnboardingPage({ firstRun }: { firstRun: boolean }) {
             <button type="button" className="choice" onClick={() => demo.mutate(undefined)} disabled={demo.isPending} aria-busy={demo.isPending || undefined}>
               <div>
                 <strong>{demo.isPending ? 'Starting the demo company…' : 'Start the demo company'}</strong>
-                <div className="muted">Three scripted agents (no model, no API key) plan, build and announce. Watch them work live.</div>
+                <div className="muted">Scripted agents (no model, no API key) work for a few minutes: a strategy to approve, a question for you, a hire, a failed run retried. Watch them live.</div>
               </div>
             </button>
             {!firstRun ? (
