@@ -1,3 +1,4 @@
+import { agentCli } from '../../helpers/agent-clis.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -8,7 +9,7 @@ import { waitForRun } from '../heartbeat/helpers.js';
 import { lastToolResult, startAnthropicScriptServer, type AnthropicScriptServer, type ScriptTurn } from '../../fixtures/model-servers/anthropic.js';
 import { sandboxAvailable } from './sandbox.js';
 
-const CLAUDE = path.resolve(import.meta.dirname, '../../../node_modules/.bin/claude');
+const CLAUDE = agentCli('claude');
 const BOARD_TOKEN = `hcb_claude-confined-${randomUUID()}`;
 
 let t: TestCore | undefined;
