@@ -1,6 +1,7 @@
 import type { CoreContext } from './context.js';
 import { createActivityService } from './activity/service.js';
 import { createAgentKeysService } from './agents/keys.js';
+import { createBoardSessionsService } from './auth/sessions.js';
 import { createAgentsService } from './agents/service.js';
 import { createAssetsService } from './assets/service.js';
 import { createAttachmentsService } from './issues/attachments/service.js';
@@ -45,6 +46,7 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
     activity: createActivityService(ctx),
     agents: createAgentsService(ctx),
     agentKeys: createAgentKeysService(ctx),
+    boardSessions: createBoardSessionsService(ctx),
     assets: createAssetsService(ctx),
     attachments: createAttachmentsService(ctx),
     companies: createCompaniesService(ctx),

@@ -8,6 +8,7 @@ import { href, matchPath, navigate, useRoute } from './router.js';
 import { LiveUpdates } from './api-context.js';
 import { useGoShortcuts } from './shortcuts.js';
 import { nextTheme, useUi } from '../stores/ui.js';
+import { useSession } from './session.js';
 import { Loading, ErrorBox } from '../components/Page.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { Button } from '../components/Button.js';
@@ -52,6 +53,7 @@ export function Shell() {
 function Frame({ companies, company }: { companies: Company[]; company: Company }) {
   const route = useRoute();
   const { setCompanyId, theme, setTheme, live } = useUi();
+  const session = useSession();
   const pending = useApprovals(company.id, 'pending');
   const match = useMemo(() => {
     for (const r of routes) {
@@ -126,6 +128,9 @@ function Frame({ companies, company }: { companies: Company[]; company: Company 
           <Button variant="ghost" size="sm" aria-label={`${THEME_LABEL[theme]}. Change theme`} onClick={() => setTheme(nextTheme(theme))}>
             {theme === 'system' ? 'Auto' : theme === 'light' ? 'Light' : 'Dark'}
           </Button>
+          {session.signOut ? (
+            <Button variant="ghost" size="sm" onClick={session.signOut}>Sign out</Button>
+          ) : null}
         </div>
       </nav>
       <main className="main" id="main">
