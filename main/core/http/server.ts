@@ -42,6 +42,7 @@ import { pluginsRoutes } from '../plugins/routes.js';
 import { adapterEnvironmentRoutes } from '../adapter-environment/routes.js';
 import { exportRoutes } from '../export/routes.js';
 import { systemRoutes } from '../retention/routes.js';
+import { searchRoutes } from '../search/routes.js';
 
 /** JSON bodies above this are refused with 413; uploads have their own limit. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -179,7 +180,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     handler: async () => ({ status: 'ok' as const, version: VERSION }),
   });
 
-  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, crmRoutes, crmBrandVoiceRoutes, crmHooksRoutes, crmSequencesRoutes, secretsRoutes, heartbeatRoutes, skillRoutes, pluginsRoutes, adapterEnvironmentRoutes, exportRoutes, systemRoutes]) {
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, crmRoutes, crmBrandVoiceRoutes, crmHooksRoutes, crmSequencesRoutes, secretsRoutes, heartbeatRoutes, skillRoutes, pluginsRoutes, adapterEnvironmentRoutes, exportRoutes, systemRoutes, searchRoutes]) {
     register(app, services);
   }
 
