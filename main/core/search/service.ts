@@ -9,6 +9,8 @@ import type { SearchQuery, SearchResults } from './contract.js';
 const TITLE_WEIGHT = 8;
 /** Matching texts read per issue wanted: an issue whose comments match often holds several. */
 const DOCS_PER_ISSUE = 4;
+/** Texts (issues and comments) in the first ranking window; see rankedDocs. */
+const FIRST_WINDOW = 1_000;
 /** Agents and projects shown beside the issues. */
 const NAME_HITS = 8;
 
@@ -34,14 +36,32 @@ interface IssueRow {
 export function createSearchService(ctx: Pick<CoreContext, 'db'>) {
   // FTS5 functions (bm25, snippet, highlight) are plain SQL; drizzle's client underneath runs them.
   const sqlite = (ctx.db as typeof ctx.db & { $client: Database.Database }).$client;
-  const docs = sqlite.prepare<[string, string, number], DocHit>(`
+  const ranked = sqlite.prepare<[string, number, string, number], DocHit>(`
     SELECT d.issue_id, d.comment_id,
       highlight(search_fts, 0, '${MARK_START}', '${MARK_END}') AS title_hl,
       snippet(search_fts, 1, '${MARK_START}', '${MARK_END}', '…', 16) AS snip
     FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid
-    WHERE search_fts MATCH ? AND d.company_id = ?
+    WHERE search_fts MATCH ? AND search_fts.rowid > ? AND d.company_id = ?
     ORDER BY bm25(search_fts, ${TITLE_WEIGHT}, 1)
     LIMIT ?`);
+  const newest = sqlite.prepare<[], { max: number | null }>('SELECT max(id) AS max FROM search_docs');
+
+  /**
+   * bm25 scores every matching text, so a word found in most of 100,000 issues costs hundreds of
+   * milliseconds to rank in full. Ranking runs first over the newest texts and widens (x10) only
+   * while that window holds fewer hits than wanted: common words are ranked among recent work,
+   * rare words still over everything (their match lists are short, so each pass is cheap).
+   */
+  function rankedDocs(fts: string, companyId: string, wanted: number): DocHit[] {
+    const max = newest.get()?.max ?? 0;
+    let rows: DocHit[] = [];
+    for (let window = FIRST_WINDOW; ; window *= 10) {
+      const floor = window >= max ? 0 : max - window;
+      rows = ranked.all(fts, floor, companyId, wanted);
+      if (floor === 0 || new Set(rows.map((r) => r.issue_id)).size * DOCS_PER_ISSUE >= wanted) break;
+    }
+    return rows;
+  }
   const issue = sqlite.prepare<[string], IssueRow>('SELECT id, identifier, title, status FROM issues WHERE id = ?');
   const agents = sqlite.prepare<[string, string, number], SearchResults['agents'][number]>(
     `SELECT id, name, role, status FROM agents WHERE company_id = ? AND status <> 'terminated' AND name LIKE ? ESCAPE '\\' ORDER BY lower(name) LIMIT ?`,
@@ -62,7 +82,7 @@ export function createSearchService(ctx: Pick<CoreContext, 'db'>) {
       const fts = toFtsQuery(query.q);
       if (fts) {
         const seen = new Set(hits.map((h) => h.id));
-        for (const doc of docs.all(fts, companyId, query.limit * DOCS_PER_ISSUE)) {
+        for (const doc of rankedDocs(fts, companyId, query.limit * DOCS_PER_ISSUE)) {
           if (hits.length >= query.limit) break;
           if (seen.has(doc.issue_id)) continue;
           const row = issue.get(doc.issue_id);
