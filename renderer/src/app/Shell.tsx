@@ -9,6 +9,7 @@ import { LiveUpdates } from './api-context.js';
 import { useGoShortcuts } from './shortcuts.js';
 import { nextTheme, useUi } from '../stores/ui.js';
 import { useSession } from './session.js';
+import { CommandPalette } from '../palette/CommandPalette.js';
 import { Loading, ErrorBox } from '../components/Page.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { Button } from '../components/Button.js';
@@ -79,6 +80,7 @@ function Frame({ companies, company }: { companies: Company[]; company: Company 
   return (
     <div className="shell">
       <LiveUpdates companyId={company.id} />
+      <CommandPalette companyId={company.id} />
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">H</span>
