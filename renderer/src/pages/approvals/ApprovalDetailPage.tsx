@@ -12,6 +12,7 @@ import { Textarea } from '../../components/Field.js';
 import { formatBudget, timeAgo } from '../../app/format.js';
 import { href } from '../../app/router.js';
 import { approvalTitle } from './ApprovalsPage.js';
+import { Markdown } from '../../components/Markdown.js';
 
 type Decision = 'approve' | 'reject' | 'request-revision';
 const DECISION_DONE: Record<Decision, string> = { approve: 'Approved', reject: 'Rejected', 'request-revision': 'Revision requested' };
@@ -60,13 +61,13 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
                   <dt>Adapter</dt><dd className="mono">{String(p.adapterType ?? '—')}</dd>
                   <dt>Monthly budget</dt><dd>{typeof p.budgetMonthlyCents === 'number' ? formatBudget(p.budgetMonthlyCents) : '—'}</dd>
                   <dt>Capabilities</dt><dd className="markdown">{String(p.capabilities || '—')}</dd>
-                  {p.reason ? (<><dt>Why</dt><dd className="markdown">{String(p.reason)}</dd></>) : null}
+                  {p.reason ? (<><dt>Why</dt><dd><Markdown>{String(p.reason)}</Markdown></dd></>) : null}
                   {a.hireAgentId ? (<><dt>Draft agent</dt><dd><a href={href(`/agents/${a.hireAgentId}`)}>Open</a></dd></>) : null}
                 </dl>
               ) : (
                 <div className="stack-sm">
                   {p.horizon ? <div className="muted">Horizon: {String(p.horizon)}</div> : null}
-                  <div className="markdown">{String(p.strategyMarkdown ?? '')}</div>
+                  <Markdown>{String(p.strategyMarkdown ?? '')}</Markdown>
                 </div>
               )}
             </Card>
@@ -91,7 +92,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
               {(comments.data ?? []).map((c) => (
                 <Card key={c.id}>
                   <div className="muted" style={{ fontSize: 12, marginBottom: 4 }}><strong style={{ color: 'var(--text)' }}>{c.authorType === 'board' ? 'You' : name(c.authorAgentId)}</strong> · {timeAgo(c.createdAt)}</div>
-                  <div className="markdown">{c.body}</div>
+                  <Markdown>{c.body}</Markdown>
                 </Card>
               ))}
               <form className="stack-sm" onSubmit={(e) => (e.preventDefault(), comment.trim() && addComment.mutate(comment.trim()))}>
@@ -116,7 +117,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
             ) : (
               <div className="stack-sm">
                 <div><Pill status={a.status}>{humanize(a.status)}</Pill> {a.decidedAt ? timeAgo(a.decidedAt) : ''}</div>
-                {a.decisionNote ? <div className="markdown">{a.decisionNote}</div> : <div className="faint">No note.</div>}
+                {a.decisionNote ? <Markdown>{a.decisionNote}</Markdown> : <div className="faint">No note.</div>}
               </div>
             )}
           </Card>

@@ -9,6 +9,7 @@ import { Button } from '../../components/Button.js';
 import { MentionTextarea } from '../../components/MentionTextarea.js';
 import { timeAgo } from '../../app/format.js';
 import { toastSuccess } from '../../stores/ui.js';
+import { Markdown } from '../../components/Markdown.js';
 
 export function Comments({ issueId, agents }: { issueId: string; companyId: string; agents: Agent[] }) {
   const api = useApi();
@@ -35,7 +36,7 @@ export function Comments({ issueId, agents }: { issueId: string; companyId: stri
               <span>{timeAgo(c.createdAt)}</span>
               {c.mentionedAgentIds.length ? <span>· woke {c.mentionedAgentIds.map((id) => name(id)).join(', ')}</span> : null}
             </div>
-            <div className="markdown">{c.body}</div>
+            <Markdown>{c.body}</Markdown>
           </div>
         ))}
         <form

@@ -16,6 +16,7 @@ import { Comments } from './Comments.js';
 import { Interactions } from './Interactions.js';
 import { Documents } from './Documents.js';
 import { Attachments } from './Attachments.js';
+import { Markdown } from '../../components/Markdown.js';
 
 export function IssueDetailPage({ companyId, params, query }: PageProps) {
   const api = useApi();
@@ -73,7 +74,7 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
       <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 280px', gap: 20, alignItems: 'start' }}>
         <div>
           <Section title="Description">
-            <Card><div className="markdown">{i.description || <span className="faint">No description.</span>}</div></Card>
+            <Card>{i.description ? <Markdown>{i.description}</Markdown> : <span className="faint">No description.</span>}</Card>
           </Section>
           <Interactions issueId={i.id} focusId={query.get('interaction')} />
           <Documents issue={i} />
