@@ -13,7 +13,7 @@ CREATE INDEX `search_docs_issue_idx` ON `search_docs` (`issue_id`, `comment_id`)
 --> statement-breakpoint
 CREATE INDEX `search_docs_comment_idx` ON `search_docs` (`comment_id`) WHERE `comment_id` IS NOT NULL;
 --> statement-breakpoint
-CREATE VIRTUAL TABLE `search_fts` USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE `search_fts` USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
 --> statement-breakpoint
 CREATE TRIGGER `search_issues_ai` AFTER INSERT ON `issues` BEGIN
 	INSERT INTO search_docs (company_id, issue_id, comment_id) VALUES (new.company_id, new.id, NULL);
