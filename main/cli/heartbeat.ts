@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createClient, resolveConnection, type ApiClient } from './client.js';
 import { exitCodeFor, watchRun, type RunInfo } from './run-watch.js';
+import { isUuid, newestRunOf, resolveAgentRef } from './agent-ref.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,12 +38,14 @@ export function registerHeartbeatCommands(program: Command, home: () => string):
   const heartbeat = program.command('heartbeat').description('heartbeats of agents on a running server');
   connectionOptions(
     heartbeat
-      .command('invoke <agentId>')
-      .description('start a heartbeat of an agent now; prints the wake request id and the run id to follow')
+      .command('invoke <agent>')
+      .description('start a heartbeat of an agent (its name or id) now; prints the wake request id and the run id to follow')
+      .option('--company <company>', 'look the agent name up in this company (name or id) only')
       .option('--issue <issueId>', 'focus the run on this issue (UUID or identifier like ACME-42)')
       .option('-w, --watch', 'follow the resulting run; exit 0 when it succeeds, 1 otherwise'),
-  ).action(async (agentId: string, opts: ConnectionFlags & { issue?: string; watch?: boolean }) => {
+  ).action(async (agentRef: string, opts: ConnectionFlags & { company?: string; issue?: string; watch?: boolean }) => {
     const api = client(opts);
+    const agentId = await resolveAgentRef(api, agentRef, opts.company);
     // The invoke route takes the issue's UUID; an identifier (ACME-42) is looked up first.
     const issueId = opts.issue && !UUID.test(opts.issue) ? (await api.request<{ id: string }>('GET', `/api/issues/${encodeURIComponent(opts.issue)}`)).id : opts.issue;
     const invoked = await api.request<{ wakeRequestId: string; runId: string | null; coalesced: boolean }>(
@@ -65,9 +68,18 @@ export function registerHeartbeatCommands(program: Command, home: () => string):
   const run = program.command('run').description('heartbeat runs on a running server');
   connectionOptions(
     run
-      .command('watch <runId>')
-      .description('print a run transcript from the start, follow it live; exit 0 when the run succeeded, 1 otherwise'),
-  ).action(async (runId: string, opts: ConnectionFlags) => {
-    process.exitCode = exitCodeFor(await watchRun(client(opts), runId));
+      .command('watch <run>')
+      .description('print a run transcript (a run id, or an agent name or id for its newest run) from the start, follow it live; exit 0 when the run succeeded, 1 otherwise')
+      .option('--company <company>', 'look the agent name up in this company (name or id) only'),
+  ).action(async (ref: string, opts: ConnectionFlags & { company?: string }) => {
+    const api = client(opts);
+    // A UUID is a run id unless no such run exists; then it may be an agent's id.
+    let runId = ref;
+    if (!isUuid(ref)) runId = await newestRunOf(api, await resolveAgentRef(api, ref, opts.company));
+    else {
+      const asRun = await api.request('GET', `/api/heartbeat-runs/${encodeURIComponent(ref)}`).then(() => true, () => false);
+      if (!asRun) runId = await newestRunOf(api, ref);
+    }
+    process.exitCode = exitCodeFor(await watchRun(api, runId));
   });
 }

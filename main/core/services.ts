@@ -1,6 +1,8 @@
 import type { CoreContext } from './context.js';
 import { createActivityService } from './activity/service.js';
 import { createAgentKeysService } from './agents/keys.js';
+import { createBoardSessionsService } from './auth/sessions.js';
+import { createSearchService } from './search/service.js';
 import { createAgentsService } from './agents/service.js';
 import { createAssetsService } from './assets/service.js';
 import { createAttachmentsService } from './issues/attachments/service.js';
@@ -50,6 +52,8 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
     activity: createActivityService(ctx),
     agents: createAgentsService(ctx),
     agentKeys: createAgentKeysService(ctx),
+    boardSessions: createBoardSessionsService(ctx),
+    search: createSearchService(ctx),
     assets: createAssetsService(ctx),
     attachments: createAttachmentsService(ctx),
     companies: createCompaniesService(ctx),

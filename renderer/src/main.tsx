@@ -1,23 +1,44 @@
-import { StrictMode } from 'react';
+import { StrictMode, useCallback, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, ThemedSignIn } from './app/App.js';
 import { SignIn } from './app/SignIn.js';
-import { resolveConnection } from './api/connection.js';
+import type { ApiError } from './api/client.js';
+import { resolveConnection, signOut, type StartState } from './api/connection.js';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
 
+/**
+ * Signed in or not, one place decides: a 401 from any request or "Sign out" replaces the whole
+ * board by the sign-in page (with the reason), so no page is left half-broken.
+ */
+function Root({ initial }: { initial: StartState }) {
+  const [state, setState] = useState<StartState>(initial);
+  const signedOut = useCallback((message: string | null) => setState({ connection: null, message }), []);
+  const refused = useCallback(
+    (error: ApiError) => signedOut(error.code === 'session_expired' ? error.message : 'You are signed out (this browser no longer holds a board session). Sign in again to continue.'),
+    [signedOut],
+  );
+  const connection = state.connection;
+  const onSignOut = useMemo(
+    () => (connection && !connection.token ? () => void signOut(connection.apiBaseUrl).then(() => signedOut('You signed out.')) : null),
+    [connection, signedOut],
+  );
+  if (!connection) {
+    return (
+      <ThemedSignIn>
+        <SignIn error={state.message} />
+      </ThemedSignIn>
+    );
+  }
+  return <App connection={connection} onUnauthorized={refused} onSignOut={onSignOut} />;
+}
+
 resolveConnection().then(
-  (connection) =>
+  (state) =>
     root.render(
       <StrictMode>
-        {connection ? (
-          <App connection={connection} />
-        ) : (
-          <ThemedSignIn>
-            <SignIn />
-          </ThemedSignIn>
-        )}
+        <Root initial={state} />
       </StrictMode>,
     ),
   (err: unknown) =>

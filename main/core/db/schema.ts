@@ -18,3 +18,4 @@ export * from '../issues/blockers-schema.js';
 export * from '../labels/schema.js';
 export * from '../routines/schema.js';
 export * from '../inbox/schema.js';
+export * from '../auth/schema.js';

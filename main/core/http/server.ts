@@ -36,7 +36,7 @@ import { crmBrandVoiceRoutes } from '../crm/brand-voice/routes.js';
 import { crmHooksRoutes } from '../crm/hooks/routes.js';
 import { crmSequencesRoutes } from '../crm/sequences/routes.js';
 import { boardRoutes } from './static-board.js';
-import { BoardLoginCodes } from './board-login.js';
+import { BoardLoginCodes, boardLoginRoutes } from './board-login.js';
 import { systemClock } from '../clock.js';
 import { pluginsRoutes } from '../plugins/routes.js';
 import { adapterEnvironmentRoutes } from '../adapter-environment/routes.js';
@@ -45,6 +45,7 @@ import { systemRoutes } from '../retention/routes.js';
 import { routinesRoutes } from '../routines/routes.js';
 import { labelsRoutes } from '../labels/routes.js';
 import { inboxRoutes } from '../inbox/routes.js';
+import { searchRoutes } from '../search/routes.js';
 
 /** JSON bodies above this are refused with 413; uploads have their own limit. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -136,8 +137,8 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     transformObject: jsonSchemaTransformObject,
   });
 
-  const authenticator = createAuthenticator(options.boardToken, services.agentKeys, options.runTokens);
   const origins = () => allowedOrigins(options.port(), options.extraOrigins);
+  const authenticator = createAuthenticator(options.boardToken, services.agentKeys, options.runTokens, { sessions: services.boardSessions, origins });
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -182,14 +183,16 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     handler: async () => ({ status: 'ok' as const, version: VERSION }),
   });
 
-  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, crmRoutes, crmBrandVoiceRoutes, crmHooksRoutes, crmSequencesRoutes, secretsRoutes, heartbeatRoutes, skillRoutes, pluginsRoutes, adapterEnvironmentRoutes, exportRoutes, systemRoutes, routinesRoutes, labelsRoutes, inboxRoutes]) {
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, crmRoutes, crmBrandVoiceRoutes, crmHooksRoutes, crmSequencesRoutes, secretsRoutes, heartbeatRoutes, skillRoutes, pluginsRoutes, adapterEnvironmentRoutes, exportRoutes, systemRoutes, routinesRoutes, labelsRoutes, inboxRoutes, searchRoutes]) {
     register(app, services);
   }
 
-  // The board UI at `/` (SPA) and its login-code exchange; /api paths stay with the routes above.
+  // The board UI at `/` (SPA) and its sign-in (login code or token for a session cookie).
+  const loginCodes = options.loginCodes ?? new BoardLoginCodes(systemClock);
+  boardLoginRoutes(app, { boardToken: options.boardToken, loginCodes, sessions: services.boardSessions });
   await boardRoutes(app, {
     boardToken: options.boardToken,
-    loginCodes: options.loginCodes ?? new BoardLoginCodes(systemClock),
+    loginCodes,
     apiUrl: () => `http://127.0.0.1:${options.port()}`,
     ...(options.boardRoot ? { root: options.boardRoot } : {}),
   });

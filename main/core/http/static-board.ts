@@ -1,11 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import { PACKAGE_ROOT } from '../package-root.js';
-import { ServiceError } from '../errors.js';
-import { errorResponses, type ZodApp } from './types.js';
+import type { ZodApp } from './types.js';
 import type { BoardLoginCodes } from './board-login.js';
 import { sendError } from './error-contract.js';
 import { demoRoutes } from './demo-routes.js';
@@ -80,23 +78,6 @@ export async function boardRoutes(app: ZodApp, options: BoardOptions): Promise<v
   const root = options.root ?? BOARD_ROOT;
   await app.register(fastifyStatic, { root, serve: false });
   demoRoutes(app, options);
-
-  app.post('/api/board/login', {
-    config: { public: true },
-    schema: {
-      tags: ['board'],
-      summary: 'Trade a one-time login code (printed by `serve`) for the board token',
-      security: [],
-      body: z.strictObject({ code: z.string().min(1).max(200) }),
-      response: { 200: z.object({ token: z.string() }), ...errorResponses },
-    },
-    handler: async (req) => {
-      if (!options.loginCodes.redeem(req.body.code)) {
-        throw new ServiceError(401, 'login_code_invalid', 'This login link has been used or has expired; restart `serve` for a new one, or paste the board token');
-      }
-      return { token: options.boardToken };
-    },
-  });
 
   const sendBoard = (reply: FastifyReply, url: string) => {
     for (const [k, v] of Object.entries(BOARD_HEADERS)) reply.header(k, v);

@@ -67,16 +67,30 @@ export interface ApiClient {
   raw(path: string, init?: RequestInit): Promise<Response>;
 }
 
-export function createApiClient(connection: Connection, fetchFn: typeof fetch = (...args) => fetch(...args)): ApiClient {
-  const auth = { authorization: `Bearer ${connection.token}` };
+/**
+ * `onUnauthorized` hears every 401 (session ended, token revoked) once per response, with the
+ * API's error: the page leaves for the sign-in screen instead of showing broken pages.
+ */
+export function createApiClient(
+  connection: Connection,
+  fetchFn: typeof fetch = (...args) => fetch(...args),
+  onUnauthorized?: (error: ApiError) => void,
+): ApiClient {
+  // Without a token the browser's session cookie signs the request (same origin only).
+  const auth: Record<string, string> = connection.token ? { authorization: `Bearer ${connection.token}` } : {};
 
   async function send(method: string, url: string, init: RequestInit): Promise<Response> {
+    let res: Response;
     try {
-      return await fetchFn(url, { method, ...init, headers: { ...auth, ...(init.headers as Record<string, string> | undefined) } });
+      res = await fetchFn(url, { method, credentials: 'same-origin', ...init, headers: { ...auth, ...(init.headers as Record<string, string> | undefined) } });
     } catch (err) {
       if (err instanceof DOMException && err.name === 'AbortError') throw err;
       throw new ApiError(0, 'network_error', 'Cannot reach Headcount. Is the server running?');
     }
+    if (res.status === 401 && onUnauthorized) {
+      onUnauthorized(await toApiError(res.clone()));
+    }
+    return res;
   }
 
   async function parse<T>(res: Response): Promise<T> {

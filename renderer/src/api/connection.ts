@@ -1,12 +1,13 @@
 /**
- * Where the board's API lives and which token it sends. Two sources, one shape:
- * - the Electron window: the preload puts `{apiBaseUrl, token}` on `window.headcount`;
- * - a browser tab on `npm run serve`: same origin, and the board token obtained once from the
- *   one-time login link that `serve` prints, kept in sessionStorage (gone when the tab closes).
+ * Where the board's API lives and how it is signed in. Two sources, one shape:
+ * - the Electron window: the preload puts `{apiBaseUrl, token}` on `window.headcount` (bearer token);
+ * - a browser tab: same origin, signed in by an HttpOnly session cookie (token null) that the
+ *   one-time link `npm start` prints sets; every tab and every restart shares it until "Sign out".
  */
 export interface Connection {
   apiBaseUrl: string;
-  token: string;
+  /** Bearer token (desktop window); null when the browser's session cookie signs requests. */
+  token: string | null;
 }
 
 /**
@@ -28,10 +29,9 @@ declare global {
   }
 }
 
-export const TOKEN_STORAGE_KEY = 'headcount.boardToken';
-
-/** Route of the one-time login link: `#/login?code=...`. */
+/** Where the board signs in and out (main/core/http/board-login.ts). */
 export const LOGIN_PATH = '/api/board/login';
+export const SESSION_PATH = '/api/board/session';
 
 export function bridgeConnection(win: Pick<Window, 'headcount'>): Connection | null {
   const bridge = win.headcount;
@@ -39,11 +39,6 @@ export function bridgeConnection(win: Pick<Window, 'headcount'>): Connection | n
     return { apiBaseUrl: bridge.apiBaseUrl.replace(/\/+$/, ''), token: bridge.token };
   }
   return null;
-}
-
-export function storedConnection(origin: string, storage: Pick<Storage, 'getItem'>): Connection | null {
-  const token = storage.getItem(TOKEN_STORAGE_KEY);
-  return token ? { apiBaseUrl: origin, token } : null;
 }
 
 /** The `code` of a login link in the hash (`#/login?code=...`), if this page was opened by one. */
@@ -57,36 +52,51 @@ export class LoginError extends Error {
   override name = 'LoginError';
 }
 
-/** Trades a one-time login code for the board token. A code works once; a reload must not reuse it. */
-export async function exchangeLoginCode(origin: string, code: string, fetchFn: typeof fetch = fetch): Promise<string> {
+/** Signs this browser in (sets the session cookie) with a one-time code or the board token itself. */
+export async function signIn(origin: string, credential: { code: string } | { token: string }, fetchFn: typeof fetch = fetch): Promise<void> {
   const res = await fetchFn(`${origin}${LOGIN_PATH}`, {
     method: 'POST',
+    credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ code }),
+    body: JSON.stringify(credential),
   });
-  const body = (await res.json().catch(() => null)) as { token?: string; error?: string } | null;
-  if (!res.ok || !body?.token) throw new LoginError(body?.error ?? `Login failed (${res.status})`);
-  return body.token;
+  if (res.ok) return;
+  const body = (await res.json().catch(() => null)) as { error?: string } | null;
+  throw new LoginError(body?.error ?? `Sign-in failed (${res.status})`);
 }
+
+/** Ends this browser's session: the server forgets it and clears the cookie. */
+export async function signOut(origin: string, fetchFn: typeof fetch = fetch): Promise<void> {
+  await fetchFn(`${origin}${SESSION_PATH}`, { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
+}
+
+/** What the page starts with: a connection, or the sign-in page with an optional message. */
+export type StartState = { connection: Connection } | { connection: null; message: string | null };
 
 /**
  * Resolves the connection at start: the Electron bridge first, then a login code in the URL
- * (exchanged and stored, and the code removed from the address bar), then a stored token.
+ * (traded for the session cookie, and the code removed from the address bar), then the cookie of
+ * an earlier sign-in, checked with the server.
  */
-export async function resolveConnection(win: Window = window): Promise<Connection | null> {
+export async function resolveConnection(win: Window = window, fetchFn: typeof fetch = (...a) => fetch(...a)): Promise<StartState> {
   const fromBridge = bridgeConnection(win);
-  if (fromBridge) return fromBridge;
+  if (fromBridge) return { connection: fromBridge };
   const origin = win.location.origin;
   const code = loginCodeFromHash(win.location.hash);
   if (code) {
-    const token = await exchangeLoginCode(origin, code);
-    win.sessionStorage.setItem(TOKEN_STORAGE_KEY, token);
+    // A code works once: take it out of the address bar first, so a reload cannot reuse it.
     win.history.replaceState(null, '', `${win.location.pathname}#/`);
-    return { apiBaseUrl: origin, token };
+    try {
+      await signIn(origin, { code }, fetchFn);
+    } catch (err) {
+      return { connection: null, message: err instanceof Error ? err.message : String(err) };
+    }
+    return { connection: { apiBaseUrl: origin, token: null } };
   }
-  return storedConnection(origin, win.sessionStorage);
-}
-
-export function forgetStoredToken(storage: Pick<Storage, 'removeItem'> = window.sessionStorage): void {
-  storage.removeItem(TOKEN_STORAGE_KEY);
+  const res = await fetchFn(`${origin}${SESSION_PATH}`, { credentials: 'same-origin' }).catch(() => null);
+  if (!res) return { connection: null, message: 'Cannot reach Headcount. Is the server running?' };
+  if (res.ok) return { connection: { apiBaseUrl: origin, token: null } };
+  const body = (await res.json().catch(() => null)) as { code?: string; error?: string } | null;
+  // No cookie at all is a first visit, not an error; a refused cookie is worth saying.
+  return { connection: null, message: body?.code === 'session_expired' ? (body.error ?? null) : null };
 }

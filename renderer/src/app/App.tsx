@@ -6,6 +6,7 @@ import { ApiProvider } from './api-context.js';
 import { Shell } from './Shell.js';
 import { Toasts } from '../components/Toasts.js';
 import { useApplyTheme } from './theme.js';
+import { SessionProvider } from './session.js';
 
 /** Client errors will not fix themselves on retry; network drops and 5xx may. */
 export function shouldRetry(failureCount: number, err: unknown): boolean {
@@ -23,15 +24,26 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-export function App({ connection }: { connection: Connection }) {
+export interface AppProps {
+  connection: Connection;
+  /** Any request answered 401: the credential is gone; the caller shows the sign-in page. */
+  onUnauthorized?: (error: ApiError) => void;
+  /** Browser sessions only; null in the desktop window. */
+  onSignOut?: (() => void) | null;
+}
+
+export function App({ connection, onUnauthorized, onSignOut = null }: AppProps) {
   useApplyTheme();
-  const client = useMemo(() => createApiClient(connection), [connection]);
+  const client = useMemo(() => createApiClient(connection, undefined, onUnauthorized), [connection, onUnauthorized]);
   const queryClient = useMemo(() => createQueryClient(), []);
+  const session = useMemo(() => ({ signOut: onSignOut }), [onSignOut]);
   return (
     <QueryClientProvider client={queryClient}>
       <ApiProvider client={client}>
-        <Shell />
-        <Toasts />
+        <SessionProvider session={session}>
+          <Shell />
+          <Toasts />
+        </SessionProvider>
       </ApiProvider>
     </QueryClientProvider>
   );

@@ -9,6 +9,8 @@ import { href, matchPath, navigate, useRoute } from './router.js';
 import { LiveUpdates } from './api-context.js';
 import { useGoShortcuts } from './shortcuts.js';
 import { nextTheme, useUi } from '../stores/ui.js';
+import { useSession } from './session.js';
+import { CommandPalette } from '../palette/CommandPalette.js';
 import { Loading, ErrorBox } from '../components/Page.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { Button } from '../components/Button.js';
@@ -53,6 +55,7 @@ export function Shell() {
 function Frame({ companies, company }: { companies: Company[]; company: Company }) {
   const route = useRoute();
   const { setCompanyId, theme, setTheme, live } = useUi();
+  const session = useSession();
   const pending = useApprovals(company.id, 'pending');
   const inbox = useInbox(company.id);
   useInboxWatch(company.id, inbox.data?.items);
@@ -80,6 +83,7 @@ function Frame({ companies, company }: { companies: Company[]; company: Company 
   return (
     <div className="shell">
       <LiveUpdates companyId={company.id} />
+      <CommandPalette companyId={company.id} />
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">H</span>
@@ -129,6 +133,9 @@ function Frame({ companies, company }: { companies: Company[]; company: Company 
           <Button variant="ghost" size="sm" aria-label={`${THEME_LABEL[theme]}. Change theme`} onClick={() => setTheme(nextTheme(theme))}>
             {theme === 'system' ? 'Auto' : theme === 'light' ? 'Light' : 'Dark'}
           </Button>
+          {session.signOut ? (
+            <Button variant="ghost" size="sm" onClick={session.signOut}>Sign out</Button>
+          ) : null}
         </div>
       </nav>
       <main className="main" id="main">

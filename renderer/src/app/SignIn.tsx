@@ -1,14 +1,17 @@
 import { useState } from 'react';
-import { TOKEN_STORAGE_KEY } from '../api/connection.js';
+import { signIn } from '../api/connection.js';
 import { Button } from '../components/Button.js';
 import { Input } from '../components/Field.js';
 
 /**
- * Shown in a browser tab that has no board token: the way in is the one-time link printed by
- * `npm run serve`; pasting the token itself also works (it never leaves this tab's session).
+ * Shown in a browser that is not signed in: the way in is the one-time link printed by `npm start`
+ * (or `serve`); pasting the board token also works. Either sets the session cookie for every tab.
  */
 export function SignIn({ error }: { error?: string | null }) {
   const [token, setToken] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const shown = failure ?? error;
   return (
     <div className="center-screen">
       <div className="center-card stack">
@@ -17,24 +20,32 @@ export function SignIn({ error }: { error?: string | null }) {
           Headcount
         </div>
         <h1>Sign in to the board</h1>
-        {error ? <div className="error-box" role="alert">{error}</div> : null}
+        {shown ? <div className="error-box" role="alert">{shown}</div> : null}
         <p className="muted" style={{ margin: 0 }}>
-          Open the one-time link that <code>npm run serve</code> printed after its <code>listening on</code> line. Each link works once;
-          restart the server for a new one.
+          Open the link that <code>npm start</code> printed on its <code>board:</code> line. Each link works once and signs this
+          browser in, in every tab, until you sign out; restart the server for a new link.
         </p>
         <form
           className="form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (!token.trim()) return;
-            window.sessionStorage.setItem(TOKEN_STORAGE_KEY, token.trim());
-            window.location.hash = '#/';
-            window.location.reload();
+            if (!token.trim() || busy) return;
+            setBusy(true);
+            signIn(window.location.origin, { token: token.trim() }).then(
+              () => {
+                window.location.hash = '#/';
+                window.location.reload();
+              },
+              (err: unknown) => {
+                setBusy(false);
+                setFailure(err instanceof Error ? err.message : String(err));
+              },
+            );
           }}
         >
           <Input label="Or paste the board token" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} hint="From $SERVICE_HOME/board-token" />
           <div>
-            <Button type="submit" variant="primary" disabled={!token.trim()}>Sign in</Button>
+            <Button type="submit" variant="primary" disabled={!token.trim() || busy}>Sign in</Button>
           </div>
         </form>
       </div>

@@ -3,7 +3,7 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 /**
  * Keyboard shortcuts of the whole board in one registry: pages register what they offer while they
  * are mounted, one window listener dispatches, and the help (`?`) lists what is active now. Keys are
- * a single key (`c`, `/`, `?`) or a two-key sequence (`g d`). A later registration of the same keys
+ * a single key (`c`, `/`, `?`), a two-key sequence (`g d`) or a chord with Ctrl/Cmd (`mod+k`). A later registration of the same keys
  * wins while it lives (a page can take over `c` from the shell), and the earlier one comes back after.
  */
 export interface Shortcut {
@@ -66,6 +66,14 @@ export class ShortcutRegistry {
 
   /** Handles one key press; true when a shortcut ran or a sequence started. */
   handle(e: KeyLike): boolean {
+    // `mod+<key>` (Ctrl, or Cmd on macOS) works even in a text field: it is what such chords are for.
+    if ((e.metaKey || e.ctrlKey) && !e.altKey && e.key.length === 1) {
+      const chord = this.find(`mod+${e.key.toLowerCase()}`);
+      if (!chord) return false;
+      e.preventDefault?.();
+      chord.run();
+      return true;
+    }
     if (e.metaKey || e.ctrlKey || e.altKey || isTyping(e.target)) return false;
     const key = e.key;
     if (key.length !== 1 && key !== 'Escape') return false;

@@ -80,12 +80,14 @@ describe('the board UI at /', () => {
 });
 
 describe('one-time login links', () => {
-  it('trades a code for the board token exactly once', async () => {
+  it('trades a code for a session cookie exactly once, and never hands out the board token', async () => {
     const code = loginCode();
     expect(t.core.loginLink()).toMatch(new RegExp(`^${t.url}/#/login\\?code=[A-Za-z0-9_-]{32}$`));
     const first = await t.api('POST', '/api/board/login', { token: null, body: { code } });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ token: t.boardToken });
+    expect(first.body).toMatchObject({ signedIn: true, via: 'session' });
+    expect(first.headers.get('set-cookie')).toMatch(/^headcount_session=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    expect(first.text).not.toContain(t.boardToken);
     const again = await t.api('POST', '/api/board/login', { token: null, body: { code } });
     expect(again.status).toBe(401);
     expect(again.body).toMatchObject({ code: 'login_code_invalid' });

@@ -38,6 +38,18 @@ describe('ShortcutRegistry', () => {
     expect(ran).toEqual(['c']);
   });
 
+  it('runs Ctrl/Cmd chords (mod+k) even from a text field, and leaves other chords to the browser', () => {
+    const { ran, add, press } = setup();
+    add('mod+k', 'palette');
+    const input = document.createElement('input');
+    expect(press('k', { ctrlKey: true, target: input })).toBe(true);
+    expect(press('K', { metaKey: true })).toBe(true);
+    expect(press('k')).toBe(false);
+    expect(press('c', { ctrlKey: true })).toBe(false);
+    expect(press('k', { ctrlKey: true, altKey: true })).toBe(false);
+    expect(ran).toEqual(['palette', 'palette']);
+  });
+
   it('lets the latest registration of the same keys win, and restores the earlier one when it goes', () => {
     const { reg, ran, add, press } = setup();
     add('c', 'shell create');

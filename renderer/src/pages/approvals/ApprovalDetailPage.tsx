@@ -13,6 +13,7 @@ import { formatBudget, timeAgo } from '../../app/format.js';
 import { href } from '../../app/router.js';
 import { approvalTitle } from './ApprovalsPage.js';
 import { HireRunsAs } from './HireRunsAs.js';
+import { Markdown } from '../../components/Markdown.js';
 
 type Decision = 'approve' | 'reject' | 'request-revision';
 const DECISION_DONE: Record<Decision, string> = { approve: 'Approved', reject: 'Rejected', 'request-revision': 'Revision requested' };
@@ -60,7 +61,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
                   <dt>Reports to</dt><dd>{typeof p.reportsTo === 'string' ? name(p.reportsTo) : 'Nobody (top of the org)'}</dd>
                   <dt>Monthly budget</dt><dd>{typeof p.budgetMonthlyCents === 'number' ? formatBudget(p.budgetMonthlyCents) : '—'}</dd>
                   <dt>Capabilities</dt><dd className="markdown">{String(p.capabilities || '—')}</dd>
-                  {p.reason ? (<><dt>Why</dt><dd className="markdown">{String(p.reason)}</dd></>) : null}
+                  {p.reason ? (<><dt>Why</dt><dd><Markdown>{String(p.reason)}</Markdown></dd></>) : null}
                   {a.hireAgentId ? (<><dt>Draft agent</dt><dd><a href={href(`/agents/${a.hireAgentId}`)}>Open</a></dd></>) : null}
                 </dl>
               ) : (
@@ -68,7 +69,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
                   {p.horizon ? <div className="muted">Horizon: {String(p.horizon)}</div> : null}
                   {/* A strategy payload is free-form: the conventional markdown field if there is one, else the whole object. */}
                   {typeof p.strategyMarkdown === 'string' ? (
-                    <div className="markdown">{p.strategyMarkdown}</div>
+                    <Markdown>{p.strategyMarkdown}</Markdown>
                   ) : (
                     <pre className="mono" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{JSON.stringify(p, null, 2)}</pre>
                   )}
@@ -103,7 +104,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
               {(comments.data ?? []).map((c) => (
                 <Card key={c.id}>
                   <div className="muted" style={{ fontSize: 12, marginBottom: 4 }}><strong style={{ color: 'var(--text)' }}>{c.authorType === 'board' ? 'You' : name(c.authorAgentId)}</strong> · {timeAgo(c.createdAt)}</div>
-                  <div className="markdown">{c.body}</div>
+                  <Markdown>{c.body}</Markdown>
                 </Card>
               ))}
               <form className="stack-sm" onSubmit={(e) => (e.preventDefault(), comment.trim() && addComment.mutate(comment.trim()))}>
@@ -128,7 +129,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
             ) : (
               <div className="stack-sm">
                 <div><Pill status={a.status}>{humanize(a.status)}</Pill> {a.decidedAt ? timeAgo(a.decidedAt) : ''}</div>
-                {a.decisionNote ? <div className="markdown">{a.decisionNote}</div> : <div className="faint">No note.</div>}
+                {a.decisionNote ? <Markdown>{a.decisionNote}</Markdown> : <div className="faint">No note.</div>}
               </div>
             )}
           </Card>

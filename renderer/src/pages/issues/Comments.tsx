@@ -10,6 +10,7 @@ import { Button } from '../../components/Button.js';
 import { MentionTextarea } from '../../components/MentionTextarea.js';
 import { timeAgo } from '../../app/format.js';
 import { toastSuccess } from '../../stores/ui.js';
+import { Markdown } from '../../components/Markdown.js';
 
 const PAGE = 100;
 
@@ -68,7 +69,7 @@ export function Comments({ issueId, agents }: { issueId: string; companyId: stri
               <span>{timeAgo(c.createdAt)}</span>
               {c.mentionedAgentIds.length ? <span>· woke {c.mentionedAgentIds.map((id) => name(id)).join(', ')}</span> : null}
             </div>
-            <div className="markdown">{c.body}</div>
+            <Markdown>{c.body}</Markdown>
           </div>
         ))}
         {comments.hasNextPage ? (

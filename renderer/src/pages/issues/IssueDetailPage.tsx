@@ -18,6 +18,7 @@ import { Documents } from './Documents.js';
 import { Attachments } from './Attachments.js';
 import { Dependencies, IssueLabels } from './Dependencies.js';
 import { BlockedMarker } from './IssueLinks.js';
+import { Markdown } from '../../components/Markdown.js';
 
 export function IssueDetailPage({ companyId, params, query }: PageProps) {
   const api = useApi();
@@ -75,7 +76,7 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
       <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 280px', gap: 20, alignItems: 'start' }}>
         <div>
           <Section title="Description">
-            <Card><div className="markdown">{i.description || <span className="faint">No description.</span>}</div></Card>
+            <Card>{i.description ? <Markdown>{i.description}</Markdown> : <span className="faint">No description.</span>}</Card>
           </Section>
           <Dependencies issue={i} companyId={companyId} />
           <Interactions issueId={i.id} focusId={query.get('interaction')} />
