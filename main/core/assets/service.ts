@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
+import { mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { assets, type AssetRow } from './schema.js';
@@ -176,7 +176,16 @@ export function createAssetsService(ctx: CoreContext) {
     open(row: AssetRow): ReadStream {
       const file = storedFileOf(row);
       if (!file) throw notFound('Stored file');
-      return createReadStream(file);
+      // Opened here, so a row without its file (a forged row in another company's name, bytes
+      // lost to a crash) is the same 404 rather than a stream that fails mid-reply.
+      let fd: number;
+      try {
+        fd = openSync(file, 'r');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('Stored file');
+        throw err;
+      }
+      return createReadStream(file, { fd });
     },
   };
 }

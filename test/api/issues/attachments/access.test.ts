@@ -102,7 +102,7 @@ describe('deleting attachments', () => {
     expect(byAda.status).toBe(204);
     expect(byAda.text).toBe('');
     expect(storedFiles(w.t)).toEqual([]);
-    expect(existsSync(path.join(attachmentsDir(w.t), id))).toBe(false);
+    expect(existsSync(path.join(attachmentsDir(w.t, w.companyId), id))).toBe(false);
     const row = w.t.core.services.ctx.db.select().from(assets).where(eq(assets.id, id)).get();
     expect(row?.deletedAt).toBeTruthy();
 
