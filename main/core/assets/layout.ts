@@ -1,6 +1,6 @@
 import { lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { isNull, sql, eq } from 'drizzle-orm';
+import { isNull, sql } from 'drizzle-orm';
 import { assets } from './schema.js';
 import type { CoreContext } from '../context.js';
 import { companyFile, isCompanyFolderName } from './company-files.js';
@@ -16,15 +16,21 @@ type Ctx = Pick<CoreContext, 'db' | 'paths' | 'logger'>;
 export function moveFlatFiles(ctx: Ctx): number {
   const root = ctx.paths.attachments;
   mkdirSync(root, { recursive: true, mode: 0o700 });
+  const flat = readdirSync(root).filter((name) => lstatSync(path.join(root, name)).isFile());
+  if (flat.length === 0) return 0;
+  // One read of every row (oldest first) rather than a scan per file: the first row to name a file owns it.
+  const owners = new Map<string, string>();
+  for (const r of ctx.db.select({ companyId: assets.companyId, name: assets.storageName }).from(assets).orderBy(sql`rowid`).all()) {
+    if (!owners.has(r.name)) owners.set(r.name, r.companyId);
+  }
   let moved = 0;
-  for (const name of readdirSync(root)) {
+  for (const name of flat) {
+    // Only regular files: folders are companies' (or planted, left alone); a link is never moved.
     const from = path.join(root, name);
-    // Folders are companies' (or planted, left alone); a link is never followed nor moved.
-    if (!lstatSync(from).isFile()) continue;
-    const owner = ctx.db.select({ companyId: assets.companyId }).from(assets).where(eq(assets.storageName, name)).orderBy(sql`rowid`).limit(1).get();
-    if (!owner) continue; // the orphan sweep removes it
+    const companyId = owners.get(name);
+    if (!companyId) continue; // the orphan sweep removes it
     try {
-      const to = companyFile(root, { companyId: owner.companyId, storageName: name });
+      const to = companyFile(root, { companyId, storageName: name });
       mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
       renameSync(from, to);
       moved++;
