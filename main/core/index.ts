@@ -117,6 +117,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     services.crm.recover();
     // Post-issue hooks: $SERVICE_HOME/post-issue-hooks.json (missing = none; invalid = none, logged loudly).
     services.crmHooks.start();
+    // Old data homes: flat attachment files move into their company's folder before the sweep.
+    const moved = services.assets.moveFlatFiles();
+    if (moved > 0) logger.info('moved stored files into their company folders', { count: moved });
     const orphans = services.assets.sweepOrphans();
     if (orphans > 0) logger.warn('removed stored files that no record owns (left by an earlier crash)', { count: orphans });
     // An import cut short by a crash left its staging folder; nothing in it was committed.

@@ -4,7 +4,7 @@ import { companies } from '../companies/schema.js';
 
 /**
  * Stored files (logos now, issue attachments later). The bytes live under
- * `$SERVICE_HOME/attachments/<storageName>`, a generated name never derived from user input.
+ * `$SERVICE_HOME/attachments/<companyId>/<storageName>`, a generated name never derived from user input.
  */
 export const assets = sqliteTable(
   'assets',

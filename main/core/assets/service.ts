@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
+import { mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { assets, type AssetRow } from './schema.js';
 import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
@@ -10,7 +10,8 @@ import { assertRecordAccess } from '../access.js';
 import { notFound } from '../errors.js';
 import { recordActivity, type ActivityEntry } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
-import { resolveInside, resolveInsideOrNull } from '../confined-path.js';
+import { companyFile, companyFileOrNull } from './company-files.js';
+import { sweepStoredFiles, moveFlatFiles } from './layout.js';
 
 /** Uploads (logos and attachments) are limited to 10 MiB each; documented in the README. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -50,24 +51,15 @@ export function safeFileName(name: string): string {
 export function createAssetsService(ctx: CoreContext) {
   mkdirSync(ctx.paths.attachments, { recursive: true, mode: 0o700 });
   // Storage names are generated UUIDs; nothing the client sends ever reaches a path. A row is still
-  // not trusted to hold one (an old import, a hand edit): the path must resolve inside the store.
-  const fileOf = (row: Pick<AssetRow, 'storageName'>) => resolveInside(ctx.paths.attachments, row.storageName);
+  // not trusted to hold one (an old import, a hand edit): its file is looked up only directly
+  // inside its own company's folder (company-files.ts).
   /**
-   * The stored file of a row that is read or deleted, or null: a name leading out of attachments/
-   * is never followed, and a name first recorded by another company's row is that company's file
-   * (attachments/ is one folder of generated names; only a forged row can repeat one).
+   * The stored file of a row that is read or deleted, or null: a name leading out of its company's
+   * folder (or a company id that is no folder name) is never followed.
    */
   const storedFileOf = (row: Pick<AssetRow, 'id' | 'companyId' | 'storageName'>): string | null => {
-    const file = resolveInsideOrNull(ctx.paths.attachments, row.storageName);
-    if (!file) {
-      ctx.logger.error('refused an asset whose stored name leads outside attachments/', { assetId: row.id });
-      return null;
-    }
-    const owner = ctx.db.select({ companyId: assets.companyId }).from(assets).where(eq(assets.storageName, row.storageName)).orderBy(sql`rowid`).limit(1).get();
-    if (owner && owner.companyId !== row.companyId) {
-      ctx.logger.error("refused an asset whose stored name is another company's file", { assetId: row.id });
-      return null;
-    }
+    const file = companyFileOrNull(ctx.paths.attachments, row);
+    if (!file) ctx.logger.error("refused an asset whose stored name leads outside its company's folder", { assetId: row.id });
     return file;
   };
 
@@ -87,7 +79,8 @@ export function createAssetsService(ctx: CoreContext) {
     store(actor: Actor, input: NewAsset, hooks: StoreHooks = {}): AssetRow {
       const id = newId();
       const storageName = id;
-      const target = fileOf({ storageName });
+      const target = companyFile(ctx.paths.attachments, { companyId: input.companyId, storageName });
+      mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
       const temp = `${target}.partial`;
       writeFileSync(temp, input.bytes, { mode: 0o600 });
       renameSync(temp, target);
@@ -164,33 +157,35 @@ export function createAssetsService(ctx: CoreContext) {
     },
 
     /**
-     * Removes files no live row owns: left by a crash between a delete's commit and its unlink,
-     * or between writing an upload and recording it. Run at start, before requests are served.
+     * Moves files of the old flat layout (`attachments/<storageName>`) into the folder of the
+     * company whose row recorded them first. Run at start, before sweepOrphans.
+     */
+    moveFlatFiles(): number {
+      return moveFlatFiles(ctx);
+    },
+
+    /**
+     * Removes files no live row of their company owns: left by a crash between a delete's commit
+     * and its unlink, or between writing an upload and recording it. Run at start, before requests
+     * are served.
      */
     sweepOrphans(): number {
-      const live = new Set(
-        ctx.db
-          .select({ name: assets.storageName })
-          .from(assets)
-          .where(isNull(assets.deletedAt))
-          .all()
-          .map((r) => r.name),
-      );
-      let removed = 0;
-      for (const name of readdirSync(ctx.paths.attachments)) {
-        if (live.has(name)) continue;
-        // Only files (and links, removed as links): a folder here was never written by the store.
-        if (lstatSync(path.join(ctx.paths.attachments, name)).isDirectory()) continue;
-        unlinkSync(path.join(ctx.paths.attachments, name));
-        removed++;
-      }
-      return removed;
+      return sweepStoredFiles(ctx);
     },
 
     open(row: AssetRow): ReadStream {
       const file = storedFileOf(row);
       if (!file) throw notFound('Stored file');
-      return createReadStream(file);
+      // Opened here, so a row without its file (a forged row in another company's name, bytes
+      // lost to a crash) is the same 404 rather than a stream that fails mid-reply.
+      let fd: number;
+      try {
+        fd = openSync(file, 'r');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('Stored file');
+        throw err;
+      }
+      return createReadStream(file, { fd });
     },
   };
 }

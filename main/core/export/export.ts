@@ -7,7 +7,7 @@ import { VERSION } from '../package-root.js';
 import { discoverScope, EXCLUDED_TABLES, selectRows } from './scope.js';
 import { dataFileName, encodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, type ExportManifest } from './format.js';
 import { storedTranscriptPathOrNull } from '../heartbeat/transcript-file.js';
-import { resolveInsideOrNull } from '../confined-path.js';
+import { companyFileOrNull } from '../assets/company-files.js';
 
 export class CompanyNotFoundError extends Error {}
 
@@ -36,7 +36,7 @@ export async function exportCompany(
   try {
     mkdirSync(path.join(staging, 'tables'));
     const counts: Record<string, number> = {};
-    const attachments: { assetId: string; storageName: string }[] = [];
+    const attachments: { assetId: string; companyId: string; storageName: string }[] = [];
     const runs: string[] = [];
     const secretNames: string[] = [];
     sqlite.transaction(() => {
@@ -48,7 +48,7 @@ export async function exportCompany(
           for (const row of selectRows(sqlite, t, companyId)) {
             batch.push(encodeRow(row));
             n++;
-            if (t.name === 'assets' && row.deleted_at === null) attachments.push({ assetId: String(row.id), storageName: String(row.storage_name) });
+            if (t.name === 'assets' && row.deleted_at === null) attachments.push({ assetId: String(row.id), companyId: String(row.company_id), storageName: String(row.storage_name) });
             if (t.name === 'heartbeat_runs') runs.push(String(row.id));
             if (t.name === 'secrets' && row.deleted_at === null) secretNames.push(String(row.name));
             if (batch.length >= 1000) {
@@ -79,7 +79,7 @@ export async function exportCompany(
     };
     mkdirSync(path.join(staging, 'files'));
     for (const a of attachments) {
-      const copied = copyIn(resolveInsideOrNull(paths.attachments, a.storageName));
+      const copied = copyIn(companyFileOrNull(paths.attachments, a));
       if (copied) files.attachments.push({ ...copied, assetId: a.assetId });
     }
     for (const id of runs) {

@@ -14,7 +14,7 @@ import { ArchiveRefusedError, DEFAULT_UNPACK_LIMITS, unpackArchive, type Unpacke
 import { invalidExport, planImport } from './import-plan.js';
 import { quietOnArrival } from './arrival.js';
 import { makeStaging, removeStaging } from './staging.js';
-import { resolveInside } from '../confined-path.js';
+import { companyFile, companyFolder } from '../assets/company-files.js';
 import { storedTranscriptPath } from '../heartbeat/transcript-file.js';
 
 export interface ImportResult {
@@ -166,7 +166,8 @@ export async function importCompany(
     // files are missing, never a file in the store that no row owns.
     mkdirSync(paths.attachments, { recursive: true, mode: 0o700 });
     mkdirSync(paths.runs, { recursive: true, mode: 0o700 });
-    for (const [assetId, f] of plan.attachments) renameSync(f.staged, resolveInside(paths.attachments, plan.storageNames.get(assetId)!));
+    if (plan.attachments.size > 0) mkdirSync(companyFolder(paths.attachments, newCompanyId), { recursive: true, mode: 0o700 });
+    for (const [assetId, f] of plan.attachments) renameSync(f.staged, companyFile(paths.attachments, { companyId: newCompanyId, storageName: plan.storageNames.get(assetId)! }));
     for (const [runId, f] of plan.transcripts) renameSync(f.staged, storedTranscriptPath(paths.runs, remap.get(runId.toLowerCase())!));
     return {
       companyId: newCompanyId,

@@ -139,7 +139,7 @@ describe('export and import of a company', () => {
     for (const a of assets) {
       const copy = target.core.database.sqlite.prepare('SELECT storage_name FROM assets WHERE id = ?').get(ids.get(a.id)) as { storage_name: string };
       expect(copy.storage_name).not.toBe(a.storage_name);
-      expect(readFileSync(path.join(target.home, 'attachments', copy.storage_name))).toEqual(readFileSync(path.join(source.home, 'attachments', a.storage_name)));
+      expect(readFileSync(path.join(target.home, 'attachments', res.body.companyId, copy.storage_name))).toEqual(readFileSync(path.join(source.home, 'attachments', seeded.companyId, a.storage_name)));
     }
     const runs = source.core.database.sqlite.prepare('SELECT id, transcript_bytes FROM heartbeat_runs WHERE company_id = ?').all(seeded.companyId) as { id: string; transcript_bytes: number }[];
     expect(runs.some((r) => r.transcript_bytes > 0)).toBe(true);
@@ -226,7 +226,7 @@ describe('export and import of a company', () => {
     const brokenFile = path.join(scratch, 'broken.tar.gz');
     await tar.create({ gzip: true, file: brokenFile, cwd: dir }, readdirSync(dir));
     const before = target.snapshot();
-    const filesBefore = [...readdirSync(path.join(target.home, 'attachments')), ...readdirSync(path.join(target.home, 'runs'))].sort();
+    const filesBefore = [...readdirSync(path.join(target.home, 'attachments'), { recursive: true }), ...readdirSync(path.join(target.home, 'runs'))].sort();
     const broken = await postImport(target, readFileSync(brokenFile));
     expect(broken.status, broken.text).toBe(400);
     expect(broken.body.code).toBe('invalid_export');
@@ -234,7 +234,7 @@ describe('export and import of a company', () => {
     delete before.__total_changes;
     delete after.__total_changes;
     expect(after).toEqual(before);
-    expect([...readdirSync(path.join(target.home, 'attachments')), ...readdirSync(path.join(target.home, 'runs'))].sort()).toEqual(filesBefore);
+    expect([...readdirSync(path.join(target.home, 'attachments'), { recursive: true }), ...readdirSync(path.join(target.home, 'runs'))].sort()).toEqual(filesBefore);
     expect(readdirSync(target.home).filter((n) => n.startsWith('.') || n === 'import-staging')).toEqual([]);
   });
 
@@ -250,7 +250,7 @@ describe('export and import of a company', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.error).toContain(`files/${name}`);
     expect(res.body.error).toContain('SymbolicLink');
-    for (const f of readdirSync(path.join(target.home, 'attachments'))) expect(lstatSync(path.join(target.home, 'attachments', f)).isSymbolicLink(), f).toBe(false);
+    for (const f of readdirSync(path.join(target.home, 'attachments'), { recursive: true, encoding: 'utf8' })) expect(lstatSync(path.join(target.home, 'attachments', f)).isSymbolicLink(), f).toBe(false);
   });
 
   it('exports and imports from the command line too (headcount export / import)', async () => {

@@ -229,7 +229,7 @@ describe('a format 1 export (files under their stored names and run ids)', () =>
     const names = target.core.database.sqlite.prepare('SELECT storage_name FROM assets WHERE company_id = ?').all(res.body.companyId) as { storage_name: string }[];
     for (const { storage_name } of names) {
       expect(v1.some((e) => e.name === `attachments/${storage_name}`)).toBe(false);
-      expect(existsSync(path.join(home, 'attachments', storage_name))).toBe(true);
+      expect(existsSync(path.join(home, 'attachments', res.body.companyId, storage_name))).toBe(true);
     }
   });
 
@@ -246,15 +246,16 @@ describe('a bad row already in the database', () => {
     const list = await target.api('GET', `/api/issues/${bystander.parent.id}/attachments`);
     const id = list.body[0].id as string;
     const real = (sqlite.prepare('SELECT storage_name FROM assets WHERE id = ?').get(id) as { storage_name: string }).storage_name;
-    // attachments/ is base/homes/target/attachments: three levels up is victim.txt.
-    for (const forged of ['../../../victim.txt', path.join(base, 'victim.txt'), '..%2f..%2f..%2fvictim.txt', '..\\..\\..\\victim.txt']) {
+    // The row's folder is base/homes/target/attachments/<company>: four levels up is victim.txt.
+    for (const forged of ['../../../../victim.txt', '../../../victim.txt', path.join(base, 'victim.txt'), '..%2f..%2f..%2f..%2fvictim.txt', '..\\..\\..\\..\\victim.txt']) {
       sqlite.prepare('UPDATE assets SET storage_name = ? WHERE id = ?').run(forged, id);
       const res = await fetch(`${target.url}/api/attachments/${id}/content`, { headers: { authorization: `Bearer ${target.boardToken}` } });
       expect(res.status, forged).toBe(404);
       expect(await res.text()).not.toContain('founder');
     }
     // A link planted in the store under the row's name leads nowhere either.
-    symlinkSync(path.join(base, 'victim.txt'), path.join(home, 'attachments', 'planted-link'));
+    const folder = path.join(home, 'attachments', bystander.companyId);
+    symlinkSync(path.join(base, 'victim.txt'), path.join(folder, 'planted-link'));
     sqlite.prepare('UPDATE assets SET storage_name = ? WHERE id = ?').run('planted-link', id);
     const linked = await fetch(`${target.url}/api/attachments/${id}/content`, { headers: { authorization: `Bearer ${target.boardToken}` } });
     expect(linked.status).toBe(404);
@@ -262,20 +263,24 @@ describe('a bad row already in the database', () => {
     const del = await target.api('DELETE', `/api/attachments/${id}`);
     expect(del.status, del.text).toBe(204);
     expect(victim()).toContain('founder');
-    rmSync(path.join(home, 'attachments', 'planted-link'));
-    rmSync(path.join(home, 'attachments', real), { force: true });
+    rmSync(path.join(folder, 'planted-link'));
+    rmSync(path.join(folder, real), { force: true });
   });
 
   it("cannot make one company's attachment serve or delete another company's file", async () => {
     const sqlite = target.core.database.sqlite;
     const theirs = sqlite.prepare("SELECT id, storage_name FROM assets WHERE company_id = ? AND kind = 'logo'").get(bystander.companyId) as { id: string; storage_name: string };
-    const mine = sqlite.prepare("SELECT id FROM assets WHERE company_id <> ? AND kind = 'attachment' AND deleted_at IS NULL LIMIT 1").get(bystander.companyId) as { id: string };
-    sqlite.prepare('UPDATE assets SET storage_name = ? WHERE id = ?').run(theirs.storage_name, mine.id);
-    const bytes = readFileSync(path.join(home, 'attachments', theirs.storage_name));
-    const read = await fetch(`${target.url}/api/attachments/${mine.id}/content`, { headers: { authorization: `Bearer ${target.boardToken}` } });
-    expect(read.status).toBe(404);
-    expect((await target.api('DELETE', `/api/attachments/${mine.id}`)).status).toBe(204);
-    expect(readFileSync(path.join(home, 'attachments', theirs.storage_name))).toEqual(bytes);
+    const theirFile = path.join(home, 'attachments', bystander.companyId, theirs.storage_name);
+    const bytes = readFileSync(theirFile);
+    // The other company's file by its own name, and by a path into the other company's folder.
+    for (const forged of [theirs.storage_name, `../${bystander.companyId}/${theirs.storage_name}`]) {
+      const mine = sqlite.prepare("SELECT id FROM assets WHERE company_id <> ? AND kind = 'attachment' AND deleted_at IS NULL LIMIT 1").get(bystander.companyId) as { id: string };
+      sqlite.prepare('UPDATE assets SET storage_name = ? WHERE id = ?').run(forged, mine.id);
+      const read = await fetch(`${target.url}/api/attachments/${mine.id}/content`, { headers: { authorization: `Bearer ${target.boardToken}` } });
+      expect(read.status, forged).toBe(404);
+      expect((await target.api('DELETE', `/api/attachments/${mine.id}`)).status).toBe(204);
+      expect(readFileSync(theirFile)).toEqual(bytes);
+    }
     const own = await fetch(`${target.url}/api/assets/${theirs.id}/content`, { headers: { authorization: `Bearer ${target.boardToken}` } });
     expect(own.status).toBe(200);
   });

@@ -18,7 +18,7 @@ const file = (bytes: number) => {
 };
 const upload = (w: LimitsWorld, bytes: number, token?: string) =>
   w.t.api('POST', `/api/companies/${w.companyId}/issues/${w.issue.id}/attachments`, { raw: file(bytes), ...(token ? { token } : {}) });
-const stored = (t: TestCore) => readdirSync(path.join(t.home, 'attachments')).length;
+const stored = (t: TestCore) => readdirSync(path.join(t.home, 'attachments'), { recursive: true }).length;
 
 describe('the company attachment budget', () => {
   it('takes uploads up to exactly the budget and refuses one byte more with 413, keeping nothing of it', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { assets } from '../../../../main/core/assets/schema.js';
@@ -102,7 +102,7 @@ describe('deleting attachments', () => {
     expect(byAda.status).toBe(204);
     expect(byAda.text).toBe('');
     expect(storedFiles(w.t)).toEqual([]);
-    expect(existsSync(path.join(attachmentsDir(w.t), id))).toBe(false);
+    expect(existsSync(path.join(attachmentsDir(w.t, w.companyId), id))).toBe(false);
     const row = w.t.core.services.ctx.db.select().from(assets).where(eq(assets.id, id)).get();
     expect(row?.deletedAt).toBeTruthy();
 
@@ -127,5 +127,20 @@ describe('deleting attachments', () => {
     expect(res.body.code).toBe('not_uploader');
     expect((await w.t.api('DELETE', `/api/attachments/${boards}`)).status).toBe(204);
     expect(storedFiles(w.t)).toEqual([]);
+  });
+});
+
+describe("a company's folder", () => {
+  it("is never a link: a company folder swapped for a link to another company's folder reads and deletes nothing", async () => {
+    const mine = (await upload(w, txt('mine'))).body.id as string;
+    const theirs = (await upload(w, txt('theirs'), { companyId: otherCompany, issueId: otherIssue })).body.id as string;
+    const folder = attachmentsDir(w.t, w.companyId);
+    renameSync(folder, `${folder}.away`);
+    symlinkSync(attachmentsDir(w.t, otherCompany), folder);
+    w.t.core.services.ctx.db.update(assets).set({ storageName: theirs }).where(eq(assets.id, mine)).run();
+    expect((await content(w.t, mine)).status).toBe(404);
+    expect((await w.t.api('DELETE', `/api/attachments/${mine}`)).status).toBe(204);
+    expect(readFileSync(path.join(attachmentsDir(w.t, otherCompany), theirs), 'utf8')).toBe('theirs');
+    expect(await (await content(w.t, theirs)).text()).toBe('theirs');
   });
 });

@@ -60,8 +60,15 @@ export function upload(w: World, body: FormData, o: UploadOptions = {}): Promise
   });
 }
 
-export const attachmentsDir = (t: TestCore): string => path.join(t.home, 'attachments');
-export const storedFiles = (t: TestCore): string[] => readdirSync(attachmentsDir(t)).sort();
+/** A company's folder of stored files: attachments/<companyId>. */
+export const attachmentsDir = (t: TestCore, companyId: string): string => path.join(t.home, 'attachments', companyId);
+/** The names of every stored file, whichever company's folder holds it. */
+export const storedFiles = (t: TestCore): string[] => {
+  const root = path.join(t.home, 'attachments');
+  return readdirSync(root)
+    .flatMap((folder) => readdirSync(path.join(root, folder)))
+    .sort();
+};
 
 /** Fetches content with the raw Response, so headers and bytes are exactly what was sent. */
 export function content(t: TestCore, id: string, token = t.boardToken): Promise<Response> {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '../../../../main/core/assets/service.js';
 import { IMAGES } from '../../../fixtures/images.js';
 import { ALLOWED, EXE } from './files.js';
-import { attachmentsDir, content, form, startWorld, storedFiles, upload, type World } from './helpers.js';
+import { createCompany } from '../../../helpers/core.js';
+import { attachmentsDir, content, form, insertIssue, startWorld, storedFiles, upload, type World } from './helpers.js';
 
 let w: World;
 beforeEach(async () => {
@@ -17,6 +18,19 @@ afterEach(async () => {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('attachment upload and content', () => {
+  it("stores a new upload in its company's own folder, one folder per company", async () => {
+    const other = await createCompany(w.t, 'Other');
+    const mine = await upload(w, form(Buffer.from('mine'), 'text/plain', 'a.txt'));
+    const theirs = await upload(w, form(Buffer.from('theirs'), 'text/plain', 'b.txt'), { companyId: other, issueId: insertIssue(w.t, other, 'OTH-1') });
+    expect(mine.status, mine.text).toBe(201);
+    expect(theirs.status, theirs.text).toBe(201);
+    expect(readdirSync(path.join(w.t.home, 'attachments')).sort()).toEqual([w.companyId, other].sort());
+    expect(readdirSync(attachmentsDir(w.t, w.companyId))).toEqual([mine.body.id]);
+    expect(readdirSync(attachmentsDir(w.t, other))).toEqual([theirs.body.id]);
+    expect(statSync(attachmentsDir(w.t, w.companyId)).mode & 0o777).toBe(0o700);
+    expect(await (await content(w.t, theirs.body.id)).text()).toBe('theirs');
+  });
+
   it.each(ALLOWED)('stores %s (declared %s) and serves the same bytes with safe headers', async (name, declared, stored, bytes) => {
     const res = await upload(w, form(bytes, declared, name));
     expect(res.status, res.text).toBe(201);
@@ -137,9 +151,9 @@ describe('file names', () => {
     expect(res.body.fileName).toBe('passwd');
     expect(storedFiles(w.t)).toEqual([res.body.id]);
     expect(res.body.id).toMatch(UUID);
-    expect(statSync(path.join(attachmentsDir(w.t), res.body.id)).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(attachmentsDir(w.t, w.companyId), res.body.id)).mode & 0o777).toBe(0o600);
     expect(readdirSync(w.t.home).sort()).toEqual(homeBefore);
-    expect(existsSync(path.resolve(attachmentsDir(w.t), '../../etc/passwd'))).toBe(false);
+    expect(existsSync(path.resolve(attachmentsDir(w.t, w.companyId), '../../etc/passwd'))).toBe(false);
     const back = await upload(w, form(Buffer.from('x'), 'text/plain', '..\\..\\evil.txt'));
     expect(back.body.fileName).toBe('evil.txt');
     // FormData percent-encodes quotes itself; the bidi override would disguise the extension.
