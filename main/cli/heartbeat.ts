@@ -77,8 +77,9 @@ export function registerHeartbeatCommands(program: Command, home: () => string):
     let runId = ref;
     if (!isUuid(ref)) runId = await newestRunOf(api, await resolveAgentRef(api, ref, opts.company));
     else {
-      const asRun = await api.request('GET', `/api/heartbeat-runs/${encodeURIComponent(ref)}`).then(() => true, () => false);
-      if (!asRun) runId = await newestRunOf(api, ref);
+      const runError = await api.request('GET', `/api/heartbeat-runs/${encodeURIComponent(ref)}`).then(() => null, (err: unknown) => err);
+      // Neither a run nor an agent: say so about the run, what the id most likely was meant to be.
+      if (runError) runId = await newestRunOf(api, ref).catch(() => Promise.reject(runError));
     }
     process.exitCode = exitCodeFor(await watchRun(api, runId));
   });

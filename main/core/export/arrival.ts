@@ -6,7 +6,8 @@
 export function quietOnArrival(table: string, row: Record<string, unknown>, exportedAt: string): void {
   switch (table) {
     case 'heartbeat_runs':
-      // Its process lived on the exporting machine; a pid here would name an unrelated process.
+      // Its processes lived on the exporting machine; a pid here would name an unrelated process.
+      row.processes = null;
       if (row.status === 'queued' || row.status === 'running') {
         Object.assign(row, { status: 'lost', pid: null, error_code: 'exported_while_active', error_message: 'The run was active when its company was exported', finished_at: row.finished_at ?? exportedAt });
       }
@@ -21,6 +22,11 @@ export function quietOnArrival(table: string, row: Record<string, unknown>, expo
       break;
     case 'agent_heartbeat_settings':
       row.enabled = 0; // the interval is kept for the board to turn back on
+      break;
+    case 'routines':
+      // No firing until the board turns the routine on; a webhook URL handed out for the other
+      // machine does not open this one (the board rotates a new token).
+      Object.assign(row, { enabled: 0, webhook_token_hash: null });
       break;
     case 'crm_sequences':
       row.status = 'paused'; // no outreach step is sent until the board resumes the sequence

@@ -16,12 +16,21 @@ export const GLOBAL_TABLES: Readonly<Record<string, string>> = {
   __drizzle_migrations: 'the schema version of this database',
   master_key_state: 'the canary of this instance\'s master key',
   instance_settings: 'settings of this instance (run cap, retention)',
+  board_sessions: 'the board\'s browser sign-ins on this instance',
+  // The full-text index and FTS5's own shadow tables: derived, rebuilt by triggers as rows arrive.
+  search_fts: 'the full-text search index (derived from issues and comments)',
+  search_fts_config: 'FTS5 shadow table of the search index',
+  search_fts_content: 'FTS5 shadow table of the search index',
+  search_fts_data: 'FTS5 shadow table of the search index',
+  search_fts_docsize: 'FTS5 shadow table of the search index',
+  search_fts_idx: 'FTS5 shadow table of the search index',
 };
 
 /** Company tables deliberately left out of an export, with the reason shown in the manifest. */
 export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   secret_versions: 'secret values never leave the instance: they are sealed with its master key; set them again after import',
   agent_api_keys: 'agent credentials are not moved between instances: create new keys after import',
+  search_docs: 'the search index is derived: the import\'s own inserts of issues and comments rebuild it',
 };
 
 export interface ScopedTable {

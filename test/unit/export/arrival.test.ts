@@ -19,6 +19,8 @@ describe('an imported row arrives quiet', () => {
   it('active runs lost, pending wakes skipped', () => {
     expect(arrive('heartbeat_runs', { status: 'running', pid: 4242, finished_at: null })).toMatchObject({ status: 'lost', pid: null, finished_at: at });
     expect(arrive('heartbeat_runs', { status: 'succeeded', pid: 4242 })).toMatchObject({ status: 'succeeded', pid: 4242 });
+    // The process list (pids with start times) named processes of the exporting machine.
+    expect(arrive('heartbeat_runs', { status: 'succeeded', processes: '[{"pid":4242,"startTime":"1"}]' }).processes).toBeNull();
     expect(arrive('wake_requests', { status: 'pending' })).toMatchObject({ status: 'skipped', skip_reason: 'imported' });
   });
 
@@ -27,5 +29,9 @@ describe('an imported row arrives quiet', () => {
     expect(arrive('crm_activities', { status: 'draft_pending_approval', approved_at: at, decision: 'board_approved' })).toMatchObject({ approved_at: null, decision: 'queue_for_manual' });
     expect(arrive('crm_activities', { status: 'sending', quota_day: '2026-01-01' })).toMatchObject({ status: 'failed', quota_day: null, possibly_sent: 1 });
     expect(arrive('crm_activities', { status: 'sent' }).status).toBe('sent');
+  });
+
+  it('routines off and without a webhook token: nothing fires until the board turns them on and rotates the URL', () => {
+    expect(arrive('routines', { enabled: 1, webhook_token_hash: 'ab'.repeat(32), title: 'Triage' })).toMatchObject({ enabled: 0, webhook_token_hash: null, title: 'Triage' });
   });
 });
