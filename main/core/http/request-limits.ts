@@ -23,7 +23,9 @@ export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
-  maxConnectionsPerIp: 256,
+  // Well above what a company of agents holds at once (hundreds of concurrent CLI calls), well below
+  // the usual 1,024 open files a process may have.
+  maxConnectionsPerIp: 512,
   timeoutCheckIntervalMs: 1_000,
 };
 
