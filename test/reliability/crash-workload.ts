@@ -58,9 +58,12 @@ export async function setupWorld(url: string, token: string): Promise<World> {
   for (let i = 0; i < 3; i++) workers.push(await hire(`Worker ${i}`, { command: 'echo' }));
   const runners = [];
   // work: checkout, comment, done, cost; sleep: a run in flight for a while; grandchildren: a run
-  // whose descendants outlive a dead server unless recovery finds them by SERVICE_RUN_ID.
+  // whose descendants outlive a dead server unless recovery finds them by SERVICE_RUN_ID. They run
+  // outside the OS sandbox: a sandboxed run's processes die with the server (its PID namespace), so
+  // only unsandboxed runs (macOS, Windows, opt-out) leave orphans for recovery to find, which is
+  // what this loop exercises; the sandboxed case is test/api/confinement/processes.test.ts.
   for (const mode of ['work', 'work', 'sleep', 'grandchildren', 'checkout-then-hang']) {
-    runners.push({ ...(await hire(`Runner ${mode} ${runners.length}`, { command: process.execPath, args: [FAKE_AGENT], env: { FAKE_MODE: mode, FAKE_SLEEP_MS: '1500', FAKE_TICK_MS: '200' }, timeoutSec: 60, graceMs: 300 })), mode });
+    runners.push({ ...(await hire(`Runner ${mode} ${runners.length}`, { command: process.execPath, args: [FAKE_AGENT], env: { FAKE_MODE: mode, FAKE_SLEEP_MS: '1500', FAKE_TICK_MS: '200' }, timeoutSec: 60, graceMs: 300, sandbox: false })), mode });
   }
   // Room for the held runs of a cycle beside the workload's own (the default cap is 4).
   await must(url, 'PUT', '/api/settings', token, { maxConcurrentRuns: 8 });
