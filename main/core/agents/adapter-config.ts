@@ -32,7 +32,7 @@ export function validateAdapterConfig(
       problems: [{ location: 'body', path: 'body.adapterConfig.enableExperimental', message: 'must be true for an experimental adapter type' }],
     });
   }
-  // The confinement settings (inheritEnv, sandbox) are the core's, valid for every adapter type.
+  // The confinement settings (inheritEnv, sandbox, networkAllowlist) are the core's, valid for every adapter type.
   const split = splitConfinement(config);
   const confinement = ConfinementConfig.safeParse(split.confinement);
   const parsed = adapter.configSchema.safeParse(split.adapterConfig);
@@ -55,12 +55,13 @@ export function validateAdapterConfig(
 }
 
 /**
- * Loosening an agent's confinement is the board's alone: a hire request from an agent may not ask
- * for `sandbox: false` or `inheritEnv` names (else a hostile agent could hire itself an
- * unconfined colleague that sees the server's environment).
+ * An agent's confinement is the board's alone: a hire request from an agent may not ask for
+ * `sandbox: false` or `inheritEnv` names (else a hostile agent could hire itself an unconfined
+ * colleague that sees the server's environment), nor set a `networkAllowlist` (which hosts an agent
+ * reaches is the founder's call).
  */
 export function assertConfinementByBoard(actor: Actor, config: Record<string, unknown> | undefined): void {
   if (actor.kind === 'board' || !config) return;
-  const asked = [...(config.sandbox === false ? ['sandbox: false'] : []), ...(Array.isArray(config.inheritEnv) && config.inheritEnv.length ? ['inheritEnv'] : [])];
+  const asked = [...(config.sandbox === false ? ['sandbox: false'] : []), ...(Array.isArray(config.inheritEnv) && config.inheritEnv.length ? ['inheritEnv'] : []), ...(config.networkAllowlist !== undefined ? ['networkAllowlist'] : [])];
   if (asked.length) throw forbidden(`Only the board may set ${asked.join(' and ')} on an agent's configuration`, 'board_only');
 }

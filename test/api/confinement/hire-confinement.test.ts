@@ -17,6 +17,7 @@ describe('only the board loosens an agent\'s confinement', () => {
     const before = w.t.snapshot();
     expectError(await hire({ sandbox: false }, w.ceoKey), 403, 'board_only');
     expectError(await hire({ inheritEnv: ['AWS_SECRET_ACCESS_KEY'] }, w.ceoKey), 403, 'board_only');
+    expectError(await hire({ networkAllowlist: ['example.com'] }, w.ceoKey), 403, 'board_only');
     const { __total_changes: _a, ...rowsBefore } = before;
     const { __total_changes: _b, ...rowsAfter } = w.t.snapshot();
     expect(rowsAfter).toEqual(rowsBefore);

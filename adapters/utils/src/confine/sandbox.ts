@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import type { NetworkPolicy } from './run-network.js';
 
 /**
  * The OS sandbox around an agent process: bubblewrap on Linux, Seatbelt (`sandbox-exec`) on macOS,
@@ -18,6 +19,8 @@ export interface SandboxPolicy {
   stateDirs: string[];
   /** Further writable folders (absolute), e.g. a worktree the run uses besides its cwd. */
   writable?: string[];
+  /** Set by `openRunNetwork` for an agent with a host allowlist: its own network namespace, bridged. */
+  network?: NetworkPolicy;
 }
 
 /** What a spawn under the sandbox looks like: the program to start and its arguments. */
@@ -123,6 +126,7 @@ export function prepareStatePaths(env: Record<string, string | undefined>, state
  */
 export function bwrapCommand(input: BwrapInput): SandboxedCommand {
   const uid = input.uid ?? process.getuid?.() ?? 0;
+  const net = input.policy.network;
   const hidden = [...input.policy.hidden, `/run/user/${uid}`].filter((p) => existsSync(p)).map(real);
   const masked: string[] = [];
   const bus = /unix:path=([^,;]+)/.exec(input.dbusAddress ?? '')?.[1];
@@ -141,6 +145,7 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
     ...hidden.map((p) => ({ path: p, args: ['--tmpfs', p], order: 0 })),
     ...masked.map((p) => ({ path: p, args: ['--ro-bind', '/dev/null', p], order: 1 })),
     ...writable.map((p) => ({ path: p, args: ['--bind', p, p], order: 2 })),
+    ...(net ? [{ path: net.dir, args: ['--ro-bind', net.dir, net.dir], order: 2 }] : []),
   ];
   mounts.sort((a, b) => depth(a.path) - depth(b.path) || a.order - b.order);
   const args = [
@@ -154,12 +159,24 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
     '--unshare-pid',
     '--die-with-parent',
     '--new-session',
+    ...(net ? networkArgs(net) : []),
     '--chdir', real(input.cwd),
     '--',
+    ...(net ? [net.nodePath, net.bridgeScript, String(net.apiPort), net.apiSocket, String(net.proxyPort), net.proxySocket, net.electron ? '1' : '0'] : []),
     input.command,
     ...input.args,
   ];
   return { command: 'bwrap', args };
+}
+
+/**
+ * A network namespace of its own (bwrap brings up `lo` in it), the proxy variables pointing at the
+ * bridge, and no ALL_PROXY the agent's tools might prefer over them.
+ */
+function networkArgs(net: NetworkPolicy): string[] {
+  const proxy = `http://127.0.0.1:${net.proxyPort}`;
+  const vars = { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost', ...(net.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
+  return ['--unshare-net', ...Object.entries(vars).flatMap(([k, v]) => ['--setenv', k, v]), '--unsetenv', 'ALL_PROXY', '--unsetenv', 'all_proxy'];
 }
 
 /** A string literal for a Seatbelt profile. */

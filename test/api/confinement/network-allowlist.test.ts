@@ -1,0 +1,155 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hostAllowed, parseAllowEntry, parseAllowlist, sandboxCheck } from '@service/adapter-utils';
+import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
+import { fakeLines, waitForRunId } from '../heartbeat/helpers.js';
+import { sandboxAvailable } from './sandbox.js';
+
+const PROBE = path.resolve(import.meta.dirname, '../../fixtures/network-probe.mjs');
+
+let t: TestCore | undefined;
+const temps: string[] = [];
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A host-side HTTP server answering `marker` and the path it was asked for. */
+async function hostServer(marker: string): Promise<number> {
+  const server = http.createServer((req, res) => res.end(`${marker} ${req.url}`));
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as AddressInfo).port;
+}
+
+async function probeAgent(core: TestCore, companyId: string, name: string, env: Record<string, string>, config: Record<string, unknown>) {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'hc-net-'));
+  temps.push(cwd);
+  const res = await core.api('POST', `/api/companies/${companyId}/agents`, {
+    body: { name, adapterType: 'process', adapterConfig: { command: process.execPath, args: [PROBE], cwd, env, timeoutSec: 30, graceMs: 500, ...config } },
+  });
+  expect({ status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ status: 201, body: null });
+  return res.body;
+}
+
+async function runOnce(core: TestCore, agentId: string) {
+  const invoked = await core.api('POST', `/api/agents/${agentId}/heartbeat/invoke`, { body: {} });
+  expect(invoked.status).toBe(202);
+  return waitForRunId(core, invoked.body.runId, undefined, 30_000);
+}
+
+describe('networkAllowlist entries', () => {
+  it('matches hosts case-insensitively, without trailing dots, wildcards on subdomains only, ports exactly or 80/443 by default', () => {
+    const list = parseAllowlist(['api.Example.com.', '*.github.com', 'registry.test:8443', '10.0.0.5', '[::1]:9000', '2001:db8::1']);
+    expect(hostAllowed(list, 'API.EXAMPLE.COM', 443)).toBe(true);
+    expect(hostAllowed(list, 'api.example.com.', 80)).toBe(true);
+    expect(hostAllowed(list, 'api.example.com', 22)).toBe(false);
+    expect(hostAllowed(list, 'evil-api.example.com', 443)).toBe(false);
+    expect(hostAllowed(list, 'api.example.com.evil.test', 443)).toBe(false);
+    expect(hostAllowed(list, 'raw.github.com', 443)).toBe(true);
+    expect(hostAllowed(list, 'a.b.github.com', 443)).toBe(true);
+    expect(hostAllowed(list, 'github.com', 443)).toBe(false);
+    expect(hostAllowed(list, 'notgithub.com', 443)).toBe(false);
+    expect(hostAllowed(list, 'registry.test', 8443)).toBe(true);
+    expect(hostAllowed(list, 'registry.test', 443)).toBe(false);
+    expect(hostAllowed(list, '10.0.0.5', 443)).toBe(true);
+    expect(hostAllowed(list, '10.0.0.6', 443)).toBe(false);
+    expect(hostAllowed(list, '[::1]', 9000)).toBe(true);
+    expect(hostAllowed(list, '::1', 443)).toBe(false);
+    expect(hostAllowed(list, '2001:DB8::1', 443)).toBe(true);
+  });
+
+  it('refuses entries that are not a host, wildcard or IP literal with an optional port', () => {
+    for (const bad of ['', 'http://example.com', 'example.com/path', 'exa mple.com', '*', '*.', 'a.*.com', '*.10.0.0.1', 'host:0', 'host:70000', 'host:', '[nope]:80', '-bad-.com', 'user@host']) {
+      expect({ bad, parsed: parseAllowEntry(bad) }).toEqual({ bad, parsed: null });
+    }
+  });
+
+  it('the environment check names the hosts, or says the list cannot be enforced', () => {
+    const bwrap = { available: true, kind: 'bubblewrap' as const };
+    expect(sandboxCheck(true, bwrap, ['api.example.com'])).toMatchObject({ level: 'info', message: expect.stringContaining('api.example.com') });
+    expect(sandboxCheck(false, bwrap, ['api.example.com'])).toMatchObject({ level: 'error', code: 'network_allowlist_unavailable' });
+    expect(sandboxCheck(true, { available: false, kind: null, reason: 'bubblewrap (bwrap) is not installed', installHint: 'apt install bubblewrap' }, [])).toMatchObject({ level: 'error', code: 'network_allowlist_unavailable', hint: expect.stringContaining('bubblewrap') });
+    expect(sandboxCheck(true, { available: true, kind: 'seatbelt' }, ['a.test'])).toMatchObject({ level: 'error', code: 'network_allowlist_unavailable' });
+  });
+});
+
+describe('networkAllowlist configuration', () => {
+  it('refuses an entry that is not a host (board_only for agents: hire-confinement.test.ts)', async () => {
+    t = await startCore();
+    temps.push(t.home);
+    const companyId = await createCompany(t);
+    const bad = await t.api('POST', `/api/companies/${companyId}/agents`, { body: { name: 'Bad', adapterType: 'process', adapterConfig: { command: 'true', networkAllowlist: ['https://example.com/'] } } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('networkAllowlist');
+  });
+
+  it('refuses the run, rather than run with an open network, where the allowlist cannot be enforced', async () => {
+    t = await startCore();
+    temps.push(t.home);
+    const companyId = await createCompany(t);
+    const agent = await probeAgent(t, companyId, 'Unsandboxed', { PROBE_DIRECT_PORT: '1' }, { sandbox: false, networkAllowlist: ['allowed.test'] });
+    const run = await runOnce(t, agent.id);
+    expect(run).toMatchObject({ status: 'failed', errorCode: 'network_allowlist_unavailable' });
+    expect(await fakeLines(t, run.id)).toEqual([]);
+  });
+});
+
+describe.skipIf(!sandboxAvailable())('an agent with a networkAllowlist, inside the sandbox', () => {
+  it.each([false, true])('reaches the loopback API and, through the proxy, only the allowed hosts; nothing directly (pty: %s)', async (pty) => {
+    t = await startCore();
+    temps.push(t.home);
+    const companyId = await createCompany(t);
+    const allowedPort = await hostServer('allowed-marker');
+    const otherPort = await hostServer('other-marker');
+    const agent = await probeAgent(
+      t,
+      companyId,
+      `Fenced ${pty}`,
+      { PROBE_DIRECT_PORT: String(otherPort), PROBE_DENIED: `127.0.0.1:${otherPort}`, PROBE_ALLOWED: `127.0.0.1:${allowedPort}` },
+      { pty, networkAllowlist: ['allowed.test', `127.0.0.1:${allowedPort}`] },
+    );
+    const run = await runOnce(t, agent.id);
+    expect(run).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    const probe = (await fakeLines(t, run.id)).find((l) => l.type === 'probe');
+    // (a) the loopback API, with the run token, at the unchanged SERVICE_API_URL
+    expect(probe.api).toEqual({ status: 200, id: agent.id });
+    expect(probe.httpsProxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // (b) a host port is not there at all: the sandbox has its own network namespace
+    expect(probe.direct).toEqual({ error: 'ECONNREFUSED' });
+    // (c) a host that is not listed is refused by the proxy, as CONNECT and as a forwarded request
+    expect(probe.deniedConnect.status).toBe('HTTP/1.1 403');
+    expect(probe.deniedConnect.data).not.toContain('other-marker');
+    expect(probe.deniedGet.data).toMatch(/^HTTP\/1\.1 403/);
+    expect(probe.deniedGet.data).not.toContain('other-marker');
+    // (d) a listed host:port passes, through a CONNECT tunnel and as a forwarded request
+    expect(probe.allowedConnect.status).toBe('HTTP/1.1 200');
+    expect(probe.allowedConnect.data).toContain('allowed-marker /tunnelled');
+    expect(probe.allowedGet.data).toMatch(/^HTTP\/1\.1 200/);
+    expect(probe.allowedGet.data).toContain('allowed-marker /forwarded');
+  });
+
+  it('without an allowlist the network is unchanged', async () => {
+    t = await startCore();
+    temps.push(t.home);
+    const companyId = await createCompany(t);
+    const otherPort = await hostServer('other-marker');
+    const agent = await probeAgent(t, companyId, 'Open', { PROBE_DIRECT_PORT: String(otherPort) }, {});
+    const run = await runOnce(t, agent.id);
+    expect(run).toMatchObject({ status: 'succeeded', exitCode: 0 });
+    const probe = (await fakeLines(t, run.id)).find((l) => l.type === 'probe');
+    expect(probe.api).toEqual({ status: 200, id: agent.id });
+    expect(probe.direct.data).toContain('other-marker /');
+    expect(probe.httpsProxy ?? '').not.toMatch(/^http:\/\/127\.0\.0\.1:312[89]$/);
+  });
+});
