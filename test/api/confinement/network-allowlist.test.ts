@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hostAllowed, parseAllowEntry, parseAllowlist, sandboxCheck } from '@service/adapter-utils';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
-import { fakeLines, waitForRunId } from '../heartbeat/helpers.js';
+import { eventually, fakeLines, readLog, waitForRunId } from '../heartbeat/helpers.js';
 import { sandboxAvailable } from './sandbox.js';
 
 const PROBE = path.resolve(import.meta.dirname, '../../fixtures/network-probe.mjs');
@@ -137,6 +137,22 @@ describe.skipIf(!sandboxAvailable())('an agent with a networkAllowlist, inside t
     expect(probe.allowedConnect.data).toContain('allowed-marker /tunnelled');
     expect(probe.allowedGet.data).toMatch(/^HTTP\/1\.1 200/);
     expect(probe.allowedGet.data).toContain('allowed-marker /forwarded');
+  });
+
+  it('the bridge hands the agent\'s exit status and its cancellation through', async () => {
+    const core = (t = await startCore());
+    temps.push(core.home);
+    const companyId = await createCompany(core);
+    const exits = await probeAgent(core, companyId, 'Exits', {}, { args: ['-e', 'process.exit(3)'], networkAllowlist: ['allowed.test'] });
+    expect(await runOnce(core, exits.id)).toMatchObject({ status: 'failed', exitCode: 3 });
+    const hangs = await probeAgent(core, companyId, 'Hangs', {}, { args: ['-e', 'console.log("up"); setInterval(() => {}, 1000)'], networkAllowlist: ['allowed.test'] });
+    const invoked = await core.api('POST', `/api/agents/${hangs.id}/heartbeat/invoke`, { body: {} });
+    await waitForRunId(core, invoked.body.runId, (r) => r.status === 'running');
+    await eventually(async () => ((await readLog(core, invoked.body.runId)).some((l) => l.data.includes('up')) ? true : undefined), 10_000, 'the agent to start');
+    expect((await core.api('POST', `/api/heartbeat-runs/${invoked.body.runId}/cancel`, { body: {} })).status).toBeLessThan(300);
+    expect(await waitForRunId(core, invoked.body.runId)).toMatchObject({ status: 'cancelled' });
+    // Each run's sockets and bridge script go with it.
+    await eventually(() => (readdirSync(os.tmpdir()).some((n) => n.startsWith('headcount-net-')) ? undefined : true), 5_000, 'the run network folders to go');
   });
 
   it('without an allowlist the network is unchanged', async () => {
