@@ -1,10 +1,10 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostAllowed, parseAllowEntry, parseAllowlist, sandboxCheck } from '@service/adapter-utils';
+import { hostAllowed, openRunNetwork, parseAllowEntry, parseAllowlist, proxyEnv, sandboxCheck, seatbeltCommand, seatbeltProfile } from '@service/adapter-utils';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { eventually, fakeLines, readLog, waitForRunId } from '../heartbeat/helpers.js';
 import { sandboxAvailable } from './sandbox.js';
@@ -80,7 +80,67 @@ describe('networkAllowlist entries', () => {
     expect(sandboxCheck(true, bwrap, ['api.example.com'])).toMatchObject({ level: 'info', message: expect.stringContaining('api.example.com') });
     expect(sandboxCheck(false, bwrap, ['api.example.com'])).toMatchObject({ level: 'error', code: 'network_allowlist_unavailable' });
     expect(sandboxCheck(true, { available: false, kind: null, reason: 'bubblewrap (bwrap) is not installed', installHint: 'apt install bubblewrap' }, [])).toMatchObject({ level: 'error', code: 'network_allowlist_unavailable', hint: expect.stringContaining('bubblewrap') });
-    expect(sandboxCheck(true, { available: true, kind: 'seatbelt' }, ['a.test'])).toMatchObject({ level: 'error', code: 'network_allowlist_unavailable' });
+    expect(sandboxCheck(true, { available: true, kind: 'seatbelt' }, ['a.test'])).toMatchObject({ level: 'info', message: expect.stringContaining('a.test') });
+    expect(sandboxCheck(true, { available: false, kind: null, reason: 'Windows' }, ['a.test'])).toMatchObject({ level: 'error', code: 'network_allowlist_unavailable' });
+  });
+
+  it('on macOS the Seatbelt profile denies every connection but the loopback API and the proxy, and the proxy variables are set inside', () => {
+    const network = { apiPort: 4100, proxyPort: 51234 };
+    const input = { cwd: '/Users/me/work', env: { HOME: '/Users/me' }, scratchDir: '/private/tmp/run-1', policy: { hidden: ['/Users/me/.service'], stateDirs: [], network } };
+    const profile = seatbeltProfile(input).trim().split('\n');
+    const deny = profile.indexOf('(deny network*)');
+    // The last matching rule wins: the denial follows `(allow default)`, the two exceptions follow it, nothing after.
+    expect(deny).toBeGreaterThan(profile.indexOf('(allow default)'));
+    expect(profile.slice(deny)).toEqual(['(deny network*)', '(allow network-outbound (remote ip "localhost:4100"))', '(allow network-outbound (remote ip "localhost:51234"))']);
+    expect(seatbeltProfile({ ...input, policy: { hidden: [], stateDirs: [] } })).not.toContain('network');
+    const cmd = seatbeltCommand({ ...input, command: 'claude', args: ['-p', 'hi'] });
+    expect(cmd.args.slice(2)).toEqual(['/usr/bin/env', '-u', 'ALL_PROXY', '-u', 'all_proxy', ...Object.entries(proxyEnv(network)).map(([k, v]) => `${k}=${v}`), 'claude', '-p', 'hi']);
+    expect(proxyEnv(network)).toMatchObject({ HTTPS_PROXY: 'http://127.0.0.1:51234', http_proxy: 'http://127.0.0.1:51234', NO_PROXY: '127.0.0.1,localhost' });
+  });
+});
+
+/** One raw request to the proxy at `port`; resolves with what it answered before closing. */
+function viaProxy(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(request));
+    let data = '';
+    socket.on('data', (b) => {
+      data += b.toString('latin1');
+      // A tunnel stays open: once it is established, ask through it and let the server close.
+      if (data.startsWith('HTTP/1.1 200 Connection Established\r\n\r\n') && !data.includes('marker')) socket.write('GET /t HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(data));
+  });
+}
+
+describe('the run network on macOS (a loopback proxy port, no bridge)', () => {
+  it('serves only the listed hosts and is closed with the run', async () => {
+    const allowedPort = await hostServer('allowed-marker');
+    const otherPort = await hostServer('other-marker');
+    const confinement = { inheritEnv: [], sandbox: { hidden: [], stateDirs: [] }, networkAllowlist: [`127.0.0.1:${allowedPort}`] };
+    const network = (await openRunNetwork(confinement, { apiUrl: 'http://127.0.0.1:4100', status: { available: true, kind: 'seatbelt' } }))!;
+    try {
+      expect(network.policy.bridge).toBeUndefined();
+      expect(confinement.sandbox).toMatchObject({ network: { apiPort: 4100, proxyPort: network.policy.proxyPort } });
+      const port = network.policy.proxyPort;
+      expect(await viaProxy(port, `CONNECT 127.0.0.1:${allowedPort} HTTP/1.1\r\n\r\n`)).toContain('allowed-marker /t');
+      expect(await viaProxy(port, `GET http://127.0.0.1:${allowedPort}/f HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toContain('allowed-marker /f');
+      for (const refused of [`CONNECT 127.0.0.1:${otherPort} HTTP/1.1\r\n\r\n`, `GET http://127.0.0.1:${otherPort}/f HTTP/1.1\r\nHost: x\r\n\r\n`, 'GET /relative HTTP/1.1\r\nHost: x\r\n\r\n', `CONNECT LOCALHOST:${allowedPort} HTTP/1.1\r\n\r\n`]) {
+        const answer = await viaProxy(port, refused);
+        expect({ refused, answer: answer.slice(0, 12), marker: answer.includes('marker') }).toEqual({ refused, answer: 'HTTP/1.1 403', marker: false });
+      }
+    } finally {
+      await network.close();
+    }
+    await expect(viaProxy(network.policy.proxyPort, 'GET / HTTP/1.1\r\n\r\n')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('is refused, never opened, where no sandbox can enforce it', async () => {
+    const confinement = { inheritEnv: [], sandbox: { hidden: [], stateDirs: [] }, networkAllowlist: ['a.test'] };
+    await expect(openRunNetwork(confinement, { apiUrl: 'http://127.0.0.1:4100', status: { available: false, kind: null, reason: 'Windows' } })).rejects.toMatchObject({ code: 'network_allowlist_unavailable' });
+    await expect(openRunNetwork({ ...confinement, sandbox: null }, { apiUrl: 'http://127.0.0.1:4100', status: { available: true, kind: 'bubblewrap' } })).rejects.toMatchObject({ code: 'network_allowlist_unavailable' });
+    expect(await openRunNetwork({ inheritEnv: [], sandbox: null }, { apiUrl: 'http://127.0.0.1:4100' })).toBeNull();
   });
 });
 

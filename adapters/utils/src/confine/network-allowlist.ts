@@ -74,3 +74,9 @@ export function parseAllowlist(entries: readonly string[]): AllowEntry[] {
     return parsed;
   });
 }
+
+/** The agent's proxy variables: both cases (tools read one or the other), loopback excluded. */
+export function proxyEnv(policy: { proxyPort: number }): Record<string, string> {
+  const proxy = `http://127.0.0.1:${policy.proxyPort}`;
+  return { HTTPS_PROXY: proxy, HTTP_PROXY: proxy, https_proxy: proxy, http_proxy: proxy, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' };
+}

@@ -10,25 +10,29 @@ import { parseAllowlist } from './network-allowlist.js';
 import { sandboxStatus, type SandboxStatus } from './sandbox.js';
 
 /**
- * The network of a run whose agent has a `networkAllowlist`: bubblewrap gives the sandbox its own
- * network namespace (only `lo`), so nothing is reachable except what this module bridges in through
- * two Unix sockets, bound read-only into the sandbox: the loopback API and an allowlisting proxy.
- * Inside, the bridge script (net-bridge.ts) serves them on 127.0.0.1:<apiPort> (the same port as the
- * real API, so SERVICE_API_URL is unchanged) and 127.0.0.1:<proxyPort>. A tool that ignores the
- * proxy variables reaches nothing: the allowlist fails closed.
+ * The network of a run whose agent has a `networkAllowlist`. On Linux bubblewrap gives the sandbox
+ * its own network namespace (only `lo`), so nothing is reachable except what this module bridges in
+ * through two Unix sockets, bound read-only into the sandbox: the loopback API and an allowlisting
+ * proxy. Inside, the bridge script (net-bridge.ts) serves them on 127.0.0.1:<apiPort> (the same port
+ * as the real API, so SERVICE_API_URL is unchanged) and 127.0.0.1:<proxyPort>. On macOS the proxy
+ * listens on a loopback TCP port and the Seatbelt profile denies every connection but those two
+ * ports. Either way a tool that ignores the proxy variables reaches nothing: the list fails closed.
  */
 export interface NetworkPolicy {
-  /** Holds the two sockets and the bridge script; bound read-only into the sandbox. */
-  dir: string;
-  apiSocket: string;
   apiPort: number;
-  proxySocket: string;
   proxyPort: number;
-  bridgeScript: string;
-  /** The Node (or Electron, run as Node) that starts the bridge. */
-  nodePath: string;
-  electron: boolean;
+  /** Linux: the sockets and the bridge script, in one folder bound read-only into the sandbox. */
+  bridge?: {
+    dir: string;
+    apiSocket: string;
+    proxySocket: string;
+    script: string;
+    /** The Node (or Electron, run as Node) that starts the bridge. */
+    nodePath: string;
+    electron: boolean;
+  };
 }
+
 
 export interface RunNetwork {
   policy: NetworkPolicy;
@@ -42,7 +46,7 @@ export class NetworkAllowlistUnavailableError extends Error {
 /** Why an allowlist cannot be enforced for this sandbox setting, or null when it can. */
 export function networkAllowlistProblem(sandboxOn: boolean, status: SandboxStatus = sandboxStatus()): string | null {
   if (!sandboxOn) return 'the sandbox is turned off for this agent';
-  if (status.kind !== 'bubblewrap') return status.kind === 'seatbelt' ? 'it is enforced with bubblewrap on Linux only, not with macOS Seatbelt yet' : `the OS sandbox is not available (${status.reason ?? 'unknown reason'})`;
+  if (!status.available) return `the OS sandbox is not available (${status.reason ?? 'unknown reason'})`;
   return null;
 }
 
@@ -53,10 +57,11 @@ export interface OpenRunNetworkOptions {
   status?: SandboxStatus;
 }
 
-const listen = (server: net.Server, socketPath: string) =>
+const listen = (server: net.Server, where: string | net.ListenOptions) =>
   new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(socketPath, () => resolve());
+    if (typeof where === 'string') server.listen(where, () => resolve());
+    else server.listen(where, () => resolve());
   });
 
 const closeServer = (server: net.Server | Server) =>
@@ -80,36 +85,37 @@ export async function openRunNetwork(confinement: Confinement, options: OpenRunN
   const api = new URL(options.apiUrl);
   const apiPort = Number(api.port || (api.protocol === 'https:' ? 443 : 80));
   const apiHost = api.hostname.replace(/^\[|\]$/g, '');
-  // Resolved, so the bind lands where the bridge looks; short, as a socket path must be (108 bytes).
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'headcount-net-')));
-  const policy: NetworkPolicy = {
-    dir,
-    apiSocket: path.join(dir, 'api.sock'),
-    apiPort,
-    proxySocket: path.join(dir, 'proxy.sock'),
-    proxyPort: apiPort === 3128 ? 3129 : 3128,
-    bridgeScript: path.join(dir, 'bridge.cjs'),
-    nodePath: process.execPath,
-    electron: Boolean(process.versions.electron),
-  };
-  const open = new Set<net.Socket>();
-  const apiBridge = net.createServer((client) => {
-    open.add(client);
-    client.on('close', () => open.delete(client));
-    const upstream = net.connect({ port: apiPort, host: apiHost });
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  });
   const proxy = createAllowlistProxy(entries, options.dial);
+  const servers: (net.Server | Server)[] = [proxy];
+  const open = new Set<net.Socket>();
+  let dir: string | null = null;
+  let policy: NetworkPolicy;
   try {
-    writeFileSync(policy.bridgeScript, NET_BRIDGE_SOURCE, { mode: 0o600 });
-    await listen(apiBridge, policy.apiSocket);
-    await listen(proxy, policy.proxySocket);
+    if ((options.status ?? sandboxStatus()).kind === 'seatbelt') {
+      // No namespace to bridge into: a loopback port, which the profile lets the agent reach.
+      await listen(proxy, { port: 0, host: '127.0.0.1' });
+      policy = { apiPort, proxyPort: (proxy.address() as net.AddressInfo).port };
+    } else {
+      // Resolved, so the bind lands where the bridge looks; short, as a socket path must be (108 bytes).
+      dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'headcount-net-')));
+      const bridge = { dir, apiSocket: path.join(dir, 'api.sock'), proxySocket: path.join(dir, 'proxy.sock'), script: path.join(dir, 'bridge.cjs'), nodePath: process.execPath, electron: Boolean(process.versions.electron) };
+      policy = { apiPort, proxyPort: apiPort === 3128 ? 3129 : 3128, bridge };
+      const apiBridge = net.createServer((client) => {
+        open.add(client);
+        client.on('close', () => open.delete(client));
+        const upstream = net.connect({ port: apiPort, host: apiHost });
+        client.on('error', () => upstream.destroy());
+        upstream.on('error', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      servers.push(apiBridge);
+      writeFileSync(bridge.script, NET_BRIDGE_SOURCE, { mode: 0o600 });
+      await listen(apiBridge, bridge.apiSocket);
+      await listen(proxy, bridge.proxySocket);
+    }
   } catch (err) {
-    apiBridge.close();
-    proxy.close();
-    rmSync(dir, { recursive: true, force: true });
+    for (const server of servers) server.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   confinement.sandbox = { ...confinement.sandbox, network: policy };
@@ -117,8 +123,8 @@ export async function openRunNetwork(confinement: Confinement, options: OpenRunN
     policy,
     async close() {
       for (const socket of open) socket.destroy();
-      await Promise.all([closeServer(apiBridge), closeServer(proxy)]);
-      rmSync(dir, { recursive: true, force: true });
+      await Promise.all(servers.map(closeServer));
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
