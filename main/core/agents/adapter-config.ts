@@ -55,13 +55,14 @@ export function validateAdapterConfig(
 }
 
 /**
- * An agent's confinement is the board's alone: a hire request from an agent may not ask for
- * `sandbox: false` or `inheritEnv` names (else a hostile agent could hire itself an unconfined
- * colleague that sees the server's environment), nor set a `networkAllowlist` (which hosts an agent
- * reaches is the founder's call).
+ * Loosening an agent's confinement is the board's alone: a hire request from an agent may not ask
+ * for `sandbox: false` or `inheritEnv` names (else a hostile agent could hire itself an
+ * unconfined colleague that sees the server's environment). A `networkAllowlist` only narrows the
+ * default open network, so an agent's hire may carry one: a hire copying a fenced manager's adapter
+ * keeps its fence instead of being refused.
  */
 export function assertConfinementByBoard(actor: Actor, config: Record<string, unknown> | undefined): void {
   if (actor.kind === 'board' || !config) return;
-  const asked = [...(config.sandbox === false ? ['sandbox: false'] : []), ...(Array.isArray(config.inheritEnv) && config.inheritEnv.length ? ['inheritEnv'] : []), ...(config.networkAllowlist !== undefined ? ['networkAllowlist'] : [])];
+  const asked = [...(config.sandbox === false ? ['sandbox: false'] : []), ...(Array.isArray(config.inheritEnv) && config.inheritEnv.length ? ['inheritEnv'] : [])];
   if (asked.length) throw forbidden(`Only the board may set ${asked.join(' and ')} on an agent's configuration`, 'board_only');
 }

@@ -17,7 +17,6 @@ describe('only the board loosens an agent\'s confinement', () => {
     const before = w.t.snapshot();
     expectError(await hire({ sandbox: false }, w.ceoKey), 403, 'board_only');
     expectError(await hire({ inheritEnv: ['AWS_SECRET_ACCESS_KEY'] }, w.ceoKey), 403, 'board_only');
-    expectError(await hire({ networkAllowlist: ['example.com'] }, w.ceoKey), 403, 'board_only');
     const { __total_changes: _a, ...rowsBefore } = before;
     const { __total_changes: _b, ...rowsAfter } = w.t.snapshot();
     expect(rowsAfter).toEqual(rowsBefore);
@@ -37,5 +36,14 @@ describe('only the board loosens an agent\'s confinement', () => {
     expect(res.body.agent.adapterConfig).toMatchObject({ command: 'echo' });
     expect(res.body.agent.adapterConfig).not.toHaveProperty('sandbox');
     expect(res.body.agent.adapterConfig).not.toHaveProperty('inheritEnv');
+  });
+
+  it('a hire copying a fenced manager\'s adapter keeps its networkAllowlist', async () => {
+    const fenced = await w.t.api('PATCH', `/api/agents/${w.ceo.id}`, { body: { adapterConfig: { command: 'echo', networkAllowlist: ['api.example.com'] } } });
+    expect(fenced.status, fenced.text).toBe(200);
+    const { adapterType: _t, adapterConfig: _c, ...spec } = hireBody(w) as Record<string, unknown>;
+    const res = await w.t.api('POST', `/api/companies/${w.company}/agent-hires`, { body: { ...spec, name: 'Fenced Copy', reportsTo: w.ceo.id }, token: w.ceoKey });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.agent.adapterConfig).toMatchObject({ command: 'echo', networkAllowlist: ['api.example.com'] });
   });
 });
