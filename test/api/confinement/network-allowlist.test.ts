@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostAllowed, openRunNetwork, parseAllowEntry, parseAllowlist, proxyEnv, sandboxCheck, seatbeltCommand, seatbeltProfile } from '@service/adapter-utils';
+import { bwrapCommand, hostAllowed, openRunNetwork, parseAllowEntry, parseAllowlist, proxyEnv, sandboxCheck, seatbeltCommand, seatbeltProfile } from '@service/adapter-utils';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { eventually, fakeLines, readLog, waitForRunId } from '../heartbeat/helpers.js';
 import { sandboxAvailable } from './sandbox.js';
@@ -113,6 +113,28 @@ function viaProxy(port: number, request: string): Promise<string> {
     socket.on('close', () => resolve(data));
   });
 }
+
+describe('bwrapCommand with a run network', () => {
+  const bridge = { dir: '/tmp/headcount-net-x', apiSocket: '/tmp/headcount-net-x/api.sock', proxySocket: '/tmp/headcount-net-x/proxy.sock', script: '/tmp/headcount-net-x/bridge.cjs', nodePath: '/usr/bin/node', electron: true };
+  const input = (env: Record<string, string>) => ({ command: 'agent', args: ['--go'], cwd: '/', env, scratchDir: '/nonexistent', policy: { hidden: [], stateDirs: [], network: { apiPort: 4100, proxyPort: 3128, bridge } } });
+  const setenv = (args: string[]) => Object.fromEntries(args.flatMap((a, i) => (a === '--setenv' ? [[args[i + 1], args[i + 2]]] : [])));
+
+  it('unshares the network, binds the socket folder read-only after the private /tmp, and starts the bridge before the command', () => {
+    const { args } = bwrapCommand(input({ PATH: '/bin' }));
+    expect(args).toContain('--unshare-net');
+    const bind = args.findIndex((a, i) => a === '--ro-bind' && args[i + 1] === bridge.dir);
+    expect(bind).toBeGreaterThan(args.indexOf('/tmp'));
+    expect(args.slice(args.indexOf('--') + 1)).toEqual(['/usr/bin/node', bridge.script, '4100', bridge.apiSocket, '3128', bridge.proxySocket, '1', 'agent', '--go']);
+    expect(setenv(args)).toEqual({ ...proxyEnv({ proxyPort: 3128 }), ELECTRON_RUN_AS_NODE: '1' });
+    expect(args.join(' ')).toContain('--unsetenv ALL_PROXY --unsetenv all_proxy');
+  });
+
+  it('leaves an agent\'s own ELECTRON_RUN_AS_NODE to it', () => {
+    const { args } = bwrapCommand(input({ ELECTRON_RUN_AS_NODE: '1' }));
+    expect(setenv(args)).not.toHaveProperty('ELECTRON_RUN_AS_NODE');
+    expect(args[args.indexOf('--') + 7]).toBe('0');
+  });
+});
 
 describe('the run network on macOS (a loopback proxy port, no bridge)', () => {
   it('serves only the listed hosts and is closed with the run', async () => {

@@ -6,12 +6,13 @@
  *
  * Kept as plain CommonJS text and written next to the sockets at run start, so it runs with the
  * server's own Node (or Electron as Node) whether the utilities are loaded from source, dist or a
- * plugin bundle. Arguments: apiPort apiSocket proxyPort proxySocket electron(0|1) command args...
+ * plugin bundle. Arguments: apiPort apiSocket proxyPort proxySocket runAsNode(0|1) command args...
+ * (runAsNode: ELECTRON_RUN_AS_NODE was set only to start the bridge, the agent must not inherit it).
  */
 export const NET_BRIDGE_SOURCE = `'use strict';
 const net = require('node:net');
 const { spawn } = require('node:child_process');
-const [apiPort, apiSocket, proxyPort, proxySocket, electron, command, ...args] = process.argv.slice(2);
+const [apiPort, apiSocket, proxyPort, proxySocket, runAsNode, command, ...args] = process.argv.slice(2);
 
 function forward(port, host, target) {
   return new Promise((resolve, reject) => {
@@ -32,7 +33,7 @@ async function main() {
   // "localhost" may resolve to ::1 first; the namespace has no IPv6 loopback when IPv6 is off.
   await forward(apiPort, '::1', apiSocket).catch(() => {});
   const env = { ...process.env };
-  if (electron === '1') delete env.ELECTRON_RUN_AS_NODE;
+  if (runAsNode === '1') delete env.ELECTRON_RUN_AS_NODE;
   const child = spawn(command, args, { stdio: 'inherit', env });
   const relay = (sig) => () => child.kill(sig);
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, relay(sig));

@@ -130,6 +130,8 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
   const net = input.policy.network;
   // A network policy without the bridge was opened for Seatbelt: never run it with an open network.
   if (net && !net.bridge) throw Object.assign(new Error('The run network was not prepared for bubblewrap'), { code: 'network_allowlist_unavailable' });
+  // Electron starts the bridge as Node; the bridge drops the variable again unless the agent had it.
+  const runAsNode = Boolean(net?.bridge?.electron) && input.env.ELECTRON_RUN_AS_NODE === undefined;
   const hidden = [...input.policy.hidden, `/run/user/${uid}`].filter((p) => existsSync(p)).map(real);
   const masked: string[] = [];
   const bus = /unix:path=([^,;]+)/.exec(input.dbusAddress ?? '')?.[1];
@@ -162,10 +164,10 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
     '--unshare-pid',
     '--die-with-parent',
     '--new-session',
-    ...(net ? networkArgs(net) : []),
+    ...(net ? networkArgs(net, runAsNode) : []),
     '--chdir', real(input.cwd),
     '--',
-    ...(net?.bridge ? [net.bridge.nodePath, net.bridge.script, String(net.apiPort), net.bridge.apiSocket, String(net.proxyPort), net.bridge.proxySocket, net.bridge.electron ? '1' : '0'] : []),
+    ...(net?.bridge ? [net.bridge.nodePath, net.bridge.script, String(net.apiPort), net.bridge.apiSocket, String(net.proxyPort), net.bridge.proxySocket, runAsNode ? '1' : '0'] : []),
     input.command,
     ...input.args,
   ];
@@ -176,8 +178,8 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
  * A network namespace of its own (bwrap brings up `lo` in it), the proxy variables pointing at the
  * bridge, and no ALL_PROXY the agent's tools might prefer over them.
  */
-function networkArgs(net: NetworkPolicy): string[] {
-  const vars = { ...proxyEnv(net), ...(net.bridge?.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
+function networkArgs(net: NetworkPolicy, runAsNode: boolean): string[] {
+  const vars = { ...proxyEnv(net), ...(runAsNode ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
   return ['--unshare-net', ...Object.entries(vars).flatMap(([k, v]) => ['--setenv', k, v]), '--unsetenv', 'ALL_PROXY', '--unsetenv', 'all_proxy'];
 }
 
