@@ -26,7 +26,7 @@ afterEach(async () => {
 
 /** A host-side HTTP server answering `marker` and the path it was asked for. */
 async function hostServer(marker: string): Promise<number> {
-  const server = http.createServer((req, res) => res.end(`${marker} ${req.url}`));
+  const server = http.createServer((req, res) => res.end(`${marker} ${req.url} host=${req.headers.host}`));
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return (server.address() as AddressInfo).port;
@@ -147,7 +147,7 @@ describe('the run network on macOS (a loopback proxy port, no bridge)', () => {
       expect(confinement.sandbox).toMatchObject({ network: { apiPort: 4100, proxyPort: network.policy.proxyPort } });
       const port = network.policy.proxyPort;
       expect(await viaProxy(port, `CONNECT 127.0.0.1:${allowedPort} HTTP/1.1\r\n\r\n`)).toContain('allowed-marker /t');
-      expect(await viaProxy(port, `GET http://127.0.0.1:${allowedPort}/f HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toContain('allowed-marker /f');
+      expect(await viaProxy(port, `GET http://127.0.0.1:${allowedPort}/f HTTP/1.1\r\nHost: other.test\r\nConnection: close\r\n\r\n`)).toContain(`allowed-marker /f host=127.0.0.1:${allowedPort}`);
       for (const refused of [`CONNECT 127.0.0.1:${otherPort} HTTP/1.1\r\n\r\n`, `GET http://127.0.0.1:${otherPort}/f HTTP/1.1\r\nHost: x\r\n\r\n`, 'GET /relative HTTP/1.1\r\nHost: x\r\n\r\n', `CONNECT LOCALHOST:${allowedPort} HTTP/1.1\r\n\r\n`]) {
         const answer = await viaProxy(port, refused);
         expect({ refused, answer: answer.slice(0, 12), marker: answer.includes('marker') }).toEqual({ refused, answer: 'HTTP/1.1 403', marker: false });

@@ -42,6 +42,8 @@ export function createAllowlistProxy(entries: readonly AllowEntry[], dial: Dial 
     }
     const headers = { ...req.headers };
     for (const h of HOP_BY_HOP) delete headers[h];
+    // The upstream sees the host that was allowed, not a Host header naming another site behind it.
+    headers.host = url.host;
     const host = normalizeHost(url.hostname);
     const upstream = http.request({ method: req.method, path: `${url.pathname}${url.search}`, headers, createConnection: () => dial(port, host) }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
