@@ -152,6 +152,12 @@ describe('the run network on macOS (a loopback proxy port, no bridge)', () => {
         const answer = await viaProxy(port, refused);
         expect({ refused, answer: answer.slice(0, 12), marker: answer.includes('marker') }).toEqual({ refused, answer: 'HTTP/1.1 403', marker: false });
       }
+      // A tunnel the agent left open does not hold the run's end: closing cuts it.
+      const held = net.connect({ port, host: '127.0.0.1' }, () => held.write(`CONNECT 127.0.0.1:${allowedPort} HTTP/1.1\r\n\r\n`));
+      await new Promise((r) => held.once('data', r));
+      const cut = new Promise((r) => held.once('close', r));
+      await network.close();
+      await cut;
     } finally {
       await network.close();
     }

@@ -87,7 +87,14 @@ export async function openRunNetwork(confinement: Confinement, options: OpenRunN
   const apiHost = api.hostname.replace(/^\[|\]$/g, '');
   const proxy = createAllowlistProxy(entries, options.dial);
   const servers: (net.Server | Server)[] = [proxy];
+  // Every connection, tunnels included, is cut when the run ends: a close never waits on a half-open one.
   const open = new Set<net.Socket>();
+  const track = (server: net.Server) =>
+    server.on('connection', (socket: net.Socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    });
+  track(proxy);
   let dir: string | null = null;
   let policy: NetworkPolicy;
   try {
@@ -101,14 +108,12 @@ export async function openRunNetwork(confinement: Confinement, options: OpenRunN
       const bridge = { dir, apiSocket: path.join(dir, 'api.sock'), proxySocket: path.join(dir, 'proxy.sock'), script: path.join(dir, 'bridge.cjs'), nodePath: process.execPath, electron: Boolean(process.versions.electron) };
       policy = { apiPort, proxyPort: apiPort === 3128 ? 3129 : 3128, bridge };
       const apiBridge = net.createServer((client) => {
-        open.add(client);
-        client.on('close', () => open.delete(client));
         const upstream = net.connect({ port: apiPort, host: apiHost });
         client.on('error', () => upstream.destroy());
         upstream.on('error', () => client.destroy());
         client.pipe(upstream).pipe(client);
       });
-      servers.push(apiBridge);
+      servers.push(track(apiBridge));
       writeFileSync(bridge.script, NET_BRIDGE_SOURCE, { mode: 0o600 });
       await listen(apiBridge, bridge.apiSocket);
       await listen(proxy, bridge.proxySocket);
