@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowEntry } from '@service/adapter-utils';
 
 /** A reference to a company secret inside `adapterConfig.env` (spec 2.8). */
 export const SecretRef = z
@@ -45,6 +46,8 @@ export const GraceMs = z.int().min(0).max(600_000);
  * `inheritEnv`: extra variable names the agent's processes get from the server's environment
  * (beyond PATH, HOME, LANG...). The server's own settings (SERVICE_*) can never be listed.
  * `sandbox`: `false` runs the agent outside the OS sandbox (default on), behind a warning.
+ * `networkAllowlist`: the only hosts the agent's processes may reach, through a proxy, besides the
+ * loopback API (docs/security.md); absent, the network is open.
  */
 export const ConfinementConfig = z.strictObject({
   inheritEnv: z
@@ -57,9 +60,13 @@ export const ConfinementConfig = z.strictObject({
     .max(100)
     .optional(),
   sandbox: z.boolean().optional(),
+  networkAllowlist: z
+    .array(z.string().max(260).refine((e) => parseAllowEntry(e) !== null, 'must be a host name, *.domain or IP address, with an optional :port'))
+    .max(200)
+    .optional(),
 });
 export type ConfinementConfig = z.infer<typeof ConfinementConfig>;
-export const CONFINEMENT_KEYS = ['inheritEnv', 'sandbox'] as const;
+export const CONFINEMENT_KEYS = ['inheritEnv', 'sandbox', 'networkAllowlist'] as const;
 
 /** Splits an adapterConfig into the confinement settings and what the adapter itself reads. */
 export function splitConfinement(config: Record<string, unknown>): { confinement: Record<string, unknown>; adapterConfig: Record<string, unknown> } {

@@ -6,7 +6,7 @@ test('turning the sandbox off keeps a warning on the agent page until it is back
     name: 'Sandy',
     role: 'engineer',
     adapterType: 'process',
-    adapterConfig: { command: process.execPath, args: [FAKE_AGENT], env: { FAKE_MODE: 'sleep' }, inheritEnv: ['SSH_AUTH_SOCK'] },
+    adapterConfig: { command: process.execPath, args: [FAKE_AGENT], env: { FAKE_MODE: 'sleep' }, inheritEnv: ['SSH_AUTH_SOCK'], networkAllowlist: ['api.example.com'] },
   });
   await page.goto(`${board.url}/#/agents/${agent.id}?tab=configuration`);
   await expect(page.getByRole('heading', { name: /Sandy/ })).toBeVisible();
@@ -19,9 +19,9 @@ test('turning the sandbox off keeps a warning on the agent page until it is back
   await expect(page.getByText('Configuration saved as a new revision')).toBeVisible();
   const banner = page.getByRole('alert').filter({ hasText: 'The sandbox is off for this agent' });
   await expect(banner).toBeVisible();
-  // Saved as the agent's setting; inheritEnv, which the form does not show, survived the save.
+  // Saved as the agent's setting; inheritEnv and networkAllowlist, which the form does not show, survived the save.
   const saved = await board.api<{ adapterConfig: Record<string, unknown> }>('GET', `/api/agents/${agent.id}`);
-  expect(saved.adapterConfig).toMatchObject({ sandbox: false, inheritEnv: ['SSH_AUTH_SOCK'] });
+  expect(saved.adapterConfig).toMatchObject({ sandbox: false, inheritEnv: ['SSH_AUTH_SOCK'], networkAllowlist: ['api.example.com'] });
   // The warning stays on every tab of the agent's page.
   await page.getByRole('tab', { name: 'Runs' }).click();
   await expect(banner).toBeVisible();

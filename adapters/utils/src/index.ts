@@ -21,3 +21,6 @@ export { sandboxStatus, bwrapCommand, seatbeltProfile, seatbeltCommand, statePat
 export { processStartTime, descendantsOf, processesWithEnv, signalEach, PROCESS_TAG_VAR } from './confine/process-tree.js';
 export { killRunTree } from './confine/kill-run.js';
 export { sandboxCheck } from './confine/sandbox-check.js';
+export { parseAllowEntry, parseAllowlist, hostAllowed, normalizeHost, proxyEnv, type AllowEntry } from './confine/network-allowlist.js';
+export { createAllowlistProxy, parseAuthority, type Dial } from './confine/allowlist-proxy.js';
+export { openRunNetwork, networkAllowlistProblem, NetworkAllowlistUnavailableError, type NetworkPolicy, type RunNetwork } from './confine/run-network.js';

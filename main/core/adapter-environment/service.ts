@@ -51,7 +51,7 @@ export function createAdapterEnvironmentService(ctx: CoreContext, deps: AdapterE
         const bad = !Array.isArray(raw?.checks) || checks.some((c) => !c.success);
         const valid = checks.flatMap((c) => (c.success ? [c.data] : []));
         if (bad) valid.push({ level: 'error', code: 'environment_test_failed', message: 'The adapter answered its environment test out of contract' });
-        if (!adapter.remote) valid.push(sandboxCheck(confinement.sandbox !== false));
+        if (!adapter.remote) valid.push(sandboxCheck(confinement.sandbox !== false, undefined, confinement.networkAllowlist as string[] | undefined));
         return finish(adapterType, valid);
       } catch (err) {
         return finish(adapterType, [{ level: 'error', code: 'environment_test_failed', message: `The environment test failed: ${err instanceof Error ? err.message : String(err)}` }]);

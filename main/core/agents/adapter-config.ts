@@ -32,7 +32,7 @@ export function validateAdapterConfig(
       problems: [{ location: 'body', path: 'body.adapterConfig.enableExperimental', message: 'must be true for an experimental adapter type' }],
     });
   }
-  // The confinement settings (inheritEnv, sandbox) are the core's, valid for every adapter type.
+  // The confinement settings (inheritEnv, sandbox, networkAllowlist) are the core's, valid for every adapter type.
   const split = splitConfinement(config);
   const confinement = ConfinementConfig.safeParse(split.confinement);
   const parsed = adapter.configSchema.safeParse(split.adapterConfig);
@@ -57,7 +57,9 @@ export function validateAdapterConfig(
 /**
  * Loosening an agent's confinement is the board's alone: a hire request from an agent may not ask
  * for `sandbox: false` or `inheritEnv` names (else a hostile agent could hire itself an
- * unconfined colleague that sees the server's environment).
+ * unconfined colleague that sees the server's environment). A `networkAllowlist` only narrows the
+ * default open network, so an agent's hire may carry one: a hire copying a fenced manager's adapter
+ * keeps its fence instead of being refused.
  */
 export function assertConfinementByBoard(actor: Actor, config: Record<string, unknown> | undefined): void {
   if (actor.kind === 'board' || !config) return;

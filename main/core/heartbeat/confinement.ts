@@ -12,11 +12,13 @@ import type { HomePaths } from '../context.js';
 export function runConfinement(paths: HomePaths, adapter: Pick<ServerAdapterModule, 'stateDirs'>, config: Record<string, unknown>, runId: string): { adapterConfig: Record<string, unknown>; confinement: Confinement } {
   const { confinement, adapterConfig } = splitConfinement(config);
   const inheritEnv = Array.isArray(confinement.inheritEnv) ? confinement.inheritEnv.filter((n): n is string => typeof n === 'string') : [];
+  const networkAllowlist = Array.isArray(confinement.networkAllowlist) ? confinement.networkAllowlist.filter((n): n is string => typeof n === 'string') : undefined;
   return {
     adapterConfig,
     confinement: {
       inheritEnv,
       runId,
+      ...(networkAllowlist ? { networkAllowlist } : {}),
       sandbox: confinement.sandbox === false ? null : { hidden: [paths.home], stateDirs: adapter.stateDirs ?? [] },
     },
   };

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { and, eq, isNull } from 'drizzle-orm';
-import { DEFAULT_PROMPT, processStartTime, renderTemplate, withConfinement, type ExecutionResult, type RuntimeSkill } from '@service/adapter-utils';
+import { DEFAULT_PROMPT, openRunNetwork, processStartTime, renderTemplate, withConfinement, type ExecutionResult, type RuntimeSkill } from '@service/adapter-utils';
 import { runConfinement } from './confinement.js';
 import { heartbeatRuns, agentSessions, type HeartbeatRunRow, type RunStatus } from './schema.js';
 import { agents } from '../agents/schema.js';
@@ -61,10 +61,13 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
   };
   let result: ExecutionResult = { exitCode: null, timedOut: false };
   const meta: Record<string, unknown> = {};
+  let network: Awaited<ReturnType<typeof openRunNetwork>> = null;
   try {
     if (!adapter) throw Object.assign(new Error(`No adapter of type "${run.adapterType}" is installed`), { code: 'adapter_missing' });
     // The confinement settings (inheritEnv, sandbox) are applied by the process runner, not the adapter.
     const { adapterConfig: config, confinement } = runConfinement(ctx.paths, adapter, { ...agent.adapterConfig }, run.id);
+    // An allowlist gets its proxy and API bridge, or the run is refused (network_allowlist_unavailable).
+    network = await openRunNetwork(confinement, { apiUrl: deps.apiUrl() });
     const resolved = await deps.resolveEnv(run.companyId, config.env as Record<string, unknown> | undefined);
     secretValues = resolved.secretValues;
     redactors.stdout = new StreamRedactor(secretValues);
@@ -134,6 +137,7 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     emit('stdout', redactors.stdout.end());
     emit('stderr', redactors.stderr.end());
     writer.close();
+    await network?.close();
   }
   finishRun(deps, run, agent.id, result, meta, abort.signal.aborted, writer.size, secretValues);
   limits.afterRun(run, { droppedBytes: writer.droppedBytes, maxBytes: writer.maxBytes });

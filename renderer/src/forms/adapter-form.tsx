@@ -104,9 +104,11 @@ export function useAdapterForm(adapterType: string, initial: Record<string, unkn
           return parsed as Record<string, unknown>;
         }
         // The confinement settings belong to every adapter type, not to its published schema: the
-        // sandbox has its own checkbox, and inheritEnv (set through the API) survives a save.
+        // sandbox has its own checkbox; inheritEnv and networkAllowlist (set through the API) survive a
+        // save (a dropped allowlist would reopen the agent's network).
         const confinement = {
           ...(Array.isArray(initial.inheritEnv) ? { inheritEnv: initial.inheritEnv } : {}),
+          ...(Array.isArray(initial.networkAllowlist) ? { networkAllowlist: initial.networkAllowlist } : {}),
           ...(values[SANDBOX_FIELD] === false ? { sandbox: false } : {}),
         };
         return { ...configFromValues(fields, values, {}), ...confinement };

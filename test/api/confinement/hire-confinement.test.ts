@@ -37,4 +37,13 @@ describe('only the board loosens an agent\'s confinement', () => {
     expect(res.body.agent.adapterConfig).not.toHaveProperty('sandbox');
     expect(res.body.agent.adapterConfig).not.toHaveProperty('inheritEnv');
   });
+
+  it('a hire copying a fenced manager\'s adapter keeps its networkAllowlist', async () => {
+    const fenced = await w.t.api('PATCH', `/api/agents/${w.ceo.id}`, { body: { adapterConfig: { command: 'echo', networkAllowlist: ['api.example.com'] } } });
+    expect(fenced.status, fenced.text).toBe(200);
+    const { adapterType: _t, adapterConfig: _c, ...spec } = hireBody(w) as Record<string, unknown>;
+    const res = await w.t.api('POST', `/api/companies/${w.company}/agent-hires`, { body: { ...spec, name: 'Fenced Copy', reportsTo: w.ceo.id }, token: w.ceoKey });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.agent.adapterConfig).toMatchObject({ command: 'echo', networkAllowlist: ['api.example.com'] });
+  });
 });

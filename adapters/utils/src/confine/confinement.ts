@@ -12,6 +12,11 @@ export interface Confinement {
   inheritEnv: string[];
   /** The OS sandbox policy; null when the board turned the sandbox off or it is unavailable. */
   sandbox: SandboxPolicy | null;
+  /**
+   * Hosts the agent may reach (`adapterConfig.networkAllowlist`); absent: the network is open.
+   * `openRunNetwork` enforces it, or refuses the run where it cannot.
+   */
+  networkAllowlist?: string[];
   /** The run id: processes of the run carry it, so a restart can find what a crash left behind. */
   runId?: string;
 }

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { proxyEnv } from './network-allowlist.js';
+import type { NetworkPolicy } from './run-network.js';
 
 /**
  * The OS sandbox around an agent process: bubblewrap on Linux, Seatbelt (`sandbox-exec`) on macOS,
@@ -18,6 +20,8 @@ export interface SandboxPolicy {
   stateDirs: string[];
   /** Further writable folders (absolute), e.g. a worktree the run uses besides its cwd. */
   writable?: string[];
+  /** Set by `openRunNetwork` for an agent with a host allowlist: its own network namespace, bridged. */
+  network?: NetworkPolicy;
 }
 
 /** What a spawn under the sandbox looks like: the program to start and its arguments. */
@@ -123,6 +127,11 @@ export function prepareStatePaths(env: Record<string, string | undefined>, state
  */
 export function bwrapCommand(input: BwrapInput): SandboxedCommand {
   const uid = input.uid ?? process.getuid?.() ?? 0;
+  const net = input.policy.network;
+  // A network policy without the bridge was opened for Seatbelt: never run it with an open network.
+  if (net && !net.bridge) throw Object.assign(new Error('The run network was not prepared for bubblewrap'), { code: 'network_allowlist_unavailable' });
+  // Electron starts the bridge as Node; the bridge drops the variable again unless the agent had it.
+  const runAsNode = Boolean(net?.bridge?.electron) && input.env.ELECTRON_RUN_AS_NODE === undefined;
   const hidden = [...input.policy.hidden, `/run/user/${uid}`].filter((p) => existsSync(p)).map(real);
   const masked: string[] = [];
   const bus = /unix:path=([^,;]+)/.exec(input.dbusAddress ?? '')?.[1];
@@ -141,6 +150,7 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
     ...hidden.map((p) => ({ path: p, args: ['--tmpfs', p], order: 0 })),
     ...masked.map((p) => ({ path: p, args: ['--ro-bind', '/dev/null', p], order: 1 })),
     ...writable.map((p) => ({ path: p, args: ['--bind', p, p], order: 2 })),
+    ...(net?.bridge ? [{ path: net.bridge.dir, args: ['--ro-bind', net.bridge.dir, net.bridge.dir], order: 2 }] : []),
   ];
   mounts.sort((a, b) => depth(a.path) - depth(b.path) || a.order - b.order);
   const args = [
@@ -154,12 +164,23 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
     '--unshare-pid',
     '--die-with-parent',
     '--new-session',
+    ...(net ? networkArgs(net, runAsNode) : []),
     '--chdir', real(input.cwd),
     '--',
+    ...(net?.bridge ? [net.bridge.nodePath, net.bridge.script, String(net.apiPort), net.bridge.apiSocket, String(net.proxyPort), net.bridge.proxySocket, runAsNode ? '1' : '0'] : []),
     input.command,
     ...input.args,
   ];
   return { command: 'bwrap', args };
+}
+
+/**
+ * A network namespace of its own (bwrap brings up `lo` in it), the proxy variables pointing at the
+ * bridge, and no ALL_PROXY the agent's tools might prefer over them.
+ */
+function networkArgs(net: NetworkPolicy, runAsNode: boolean): string[] {
+  const vars = { ...proxyEnv(net), ...(runAsNode ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
+  return ['--unshare-net', ...Object.entries(vars).flatMap(([k, v]) => ['--setenv', k, v]), '--unsetenv', 'ALL_PROXY', '--unsetenv', 'all_proxy'];
 }
 
 /** A string literal for a Seatbelt profile. */
@@ -191,10 +212,17 @@ export function seatbeltProfile(input: SeatbeltInput): string {
     '(allow file-write* (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/ttys[0-9]+$") (regex #"^/dev/fd/"))',
     // The login keychain is reached through these services, not through files the agent could name.
     '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd") (global-name "com.apple.security.agent"))',
+    // A host allowlist: no connection at all but to the loopback API and the run's proxy.
+    ...(input.policy.network
+      ? ['(deny network*)', ...[input.policy.network.apiPort, input.policy.network.proxyPort].map((port) => `(allow network-outbound (remote ip "localhost:${port}"))`)]
+      : []),
   ];
   return `${lines.join('\n')}\n`;
 }
 
 export function seatbeltCommand(input: SeatbeltInput & { command: string; args: string[] }): SandboxedCommand {
-  return { command: '/usr/bin/sandbox-exec', args: ['-p', seatbeltProfile(input), input.command, ...input.args] };
+  const net = input.policy.network;
+  // With an allowlist the proxy variables are set by `env` inside the sandbox, over the agent's own.
+  const viaEnv = net ? ['/usr/bin/env', '-u', 'ALL_PROXY', '-u', 'all_proxy', ...Object.entries(proxyEnv(net)).map(([k, v]) => `${k}=${v}`)] : [];
+  return { command: '/usr/bin/sandbox-exec', args: ['-p', seatbeltProfile(input), ...viaEnv, input.command, ...input.args] };
 }
