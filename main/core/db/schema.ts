@@ -14,3 +14,4 @@ export * from '../crm/schema.js';
 export * from '../crm/brand-voice/schema.js';
 export * from '../crm/hooks/schema.js';
 export * from '../crm/sequences/schema.js';
+export * from '../workspaces/schema.js';
