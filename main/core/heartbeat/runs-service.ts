@@ -101,7 +101,7 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
       return { maxConcurrentRuns: engine.maxConcurrent(), ...readRetentionSettings(ctx.db) };
     },
 
-    putInstanceSettings(actor: Actor, input: { maxConcurrentRuns?: number | undefined; transcriptRetentionDays?: number | undefined; backupRetentionCount?: number | undefined }) {
+    putInstanceSettings(actor: Actor, input: { maxConcurrentRuns?: number | undefined; transcriptRetentionDays?: number | undefined; backupRetentionCount?: number | undefined; workspaceRetentionHours?: number | undefined }) {
       assertBoard(actor, 'change instance settings');
       if (input.maxConcurrentRuns !== undefined) {
         const at = isoNow(ctx);

@@ -11,6 +11,7 @@ import { recordActivity } from '../activity/service.js';
 import { inTransaction, type CoreContext } from '../context.js';
 import type { Actor } from '../http/actor.js';
 import { bytesUnder } from '../retention/disk.js';
+import { readRetentionSettings } from '../retention/settings.js';
 import { branchFor, createClone, removePartials, sanitizeClone, TamperedError, type CloneFiles } from './clone.js';
 import { inspectWorkspace, workspaceDiff, type WorkspaceState } from './inspect.js';
 import { mergeWorkspace } from './merge.js';
@@ -28,17 +29,11 @@ export interface RunWorkspace {
   release: () => void;
 }
 
-export interface WorkspacesOptions {
-  /** Finished issues' workspaces without unmerged work are removed this long after the issue ended. */
-  retentionHours?: number;
-}
-
-const DEFAULT_RETENTION_HOURS = 24;
 
 /** Folder names from identifiers: anything but letters, digits, dot, dash and underscore becomes `_`. */
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 
-export function createWorkspacesService(ctx: CoreContext, options: WorkspacesOptions = {}) {
+export function createWorkspacesService(ctx: CoreContext) {
   const root = path.join(ctx.paths.home, 'worktrees');
   // One holder per issue: a run, a merge or a discard. Runs queue behind each other; merge and discard answer 409.
   const busy = new Map<string, Promise<void>>();
@@ -208,11 +203,11 @@ export function createWorkspacesService(ctx: CoreContext, options: WorkspacesOpt
 
     /**
      * Retention: the workspace of a done or cancelled issue is removed once it holds nothing
-     * unmerged and nothing uncommitted, when merged or `retentionHours` after the issue last changed.
+     * unmerged and nothing uncommitted, when merged or `workspaceRetentionHours` after the issue last changed.
      * Workspaces with work stay until the board discards them with confirmation.
      */
     async sweep(now = ctx.clock.now()): Promise<string[]> {
-      const hours = options.retentionHours ?? DEFAULT_RETENTION_HOURS;
+      const hours = readRetentionSettings(ctx.db).workspaceRetentionHours;
       const removed: string[] = [];
       const rows = ctx.db.select({ ws: issueWorkspaces, status: issues.status, updatedAt: issues.updatedAt }).from(issueWorkspaces).innerJoin(issues, eq(issues.id, issueWorkspaces.issueId)).all();
       for (const { ws, status, updatedAt } of rows) {
@@ -230,6 +225,17 @@ export function createWorkspacesService(ctx: CoreContext, options: WorkspacesOpt
         removed.push(ws.path);
       }
       return removed;
+    },
+
+    /** Sweeps now and then hourly; a failed sweep is logged, never fatal. */
+    startSweeping(): { stop(): void } {
+      const pass = () => {
+        this.sweep().catch((err: unknown) => ctx.logger.error('workspace retention failed', { message: err instanceof Error ? err.message : String(err) }));
+      };
+      pass();
+      const timer = setInterval(pass, 3600_000);
+      timer.unref();
+      return { stop: () => clearInterval(timer) };
     },
 
     /** Bytes of every company's workspaces (the clones' own files; shared objects are the founder's). */

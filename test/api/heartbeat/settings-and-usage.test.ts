@@ -14,7 +14,7 @@ describe('instance settings', () => {
   it('reads and changes the concurrent-run cap, board only', async () => {
     t = await startCore();
     // Retention settings live beside the cap (test/reliability/retention.test.ts covers them).
-    const retention = { transcriptRetentionDays: 30, backupRetentionCount: 5 };
+    const retention = { transcriptRetentionDays: 30, backupRetentionCount: 5, workspaceRetentionHours: 24 };
     expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 4, ...retention });
     expect((await t.api('PUT', '/api/settings', { body: { maxConcurrentRuns: 2 } })).body).toEqual({ maxConcurrentRuns: 2, ...retention });
     expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 2, ...retention });
