@@ -14,6 +14,7 @@ import { href } from '../../app/router.js';
 import { agentOptions } from './IssueForm.js';
 import { Comments } from './Comments.js';
 import { Interactions } from './Interactions.js';
+import { Workspace } from './Workspace.js';
 import { Documents } from './Documents.js';
 import { Attachments } from './Attachments.js';
 
@@ -76,6 +77,7 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
             <Card><div className="markdown">{i.description || <span className="faint">No description.</span>}</div></Card>
           </Section>
           <Interactions issueId={i.id} focusId={query.get('interaction')} />
+          <Workspace issueId={i.id} />
           <Documents issue={i} />
           <Attachments issue={i} />
           <Comments issueId={i.id} companyId={companyId} agents={agents.data ?? []} />
