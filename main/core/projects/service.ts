@@ -32,12 +32,12 @@ type ProjectInput = {
 };
 
 /** The row fields of the input, the workspace checked against the disk (400 `invalid_workspace`). */
-function rowFields(actor: Actor, { workspace, ...rest }: ProjectInput) {
+function rowFields(ctx: CoreContext, actor: Actor, { workspace, ...rest }: ProjectInput) {
   // The setup command runs outside the agent sandbox and the repository is what agents may clone:
   // only the board chooses them.
   if (workspace !== undefined || rest.setupCommand !== undefined) assertBoard(actor, 'set a project\'s workspace or setup command');
   if (workspace === undefined) return rest;
-  const checked = workspace ? validateWorkspace(workspace) : null;
+  const checked = workspace ? validateWorkspace(workspace, ctx.paths.home) : null;
   return { ...rest, workspaceRepoPath: checked?.repoPath ?? null, workspaceBaseBranch: checked?.baseBranch ?? null };
 }
 
@@ -53,7 +53,7 @@ export function createProjectsService(ctx: CoreContext) {
 
     create(actor: Actor, companyId: string, input: ProjectInput & { name: string }): Project {
       requireCompany(ctx.db, actor, companyId);
-      const fields = rowFields(actor, input);
+      const fields = rowFields(ctx, actor, input);
       return inTransaction(ctx, (tx) => {
         requireCompany(tx, actor, companyId);
         const at = isoNow(ctx);
@@ -69,7 +69,7 @@ export function createProjectsService(ctx: CoreContext) {
 
     patch(actor: Actor, projectId: string, input: ProjectInput): Project {
       requireProject(ctx.db, actor, projectId);
-      const wanted = rowFields(actor, input);
+      const wanted = rowFields(ctx, actor, input);
       return inTransaction(ctx, (tx) => {
         const row = requireProject(tx, actor, projectId);
         const changes = changedFields(row, wanted);

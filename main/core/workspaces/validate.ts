@@ -15,7 +15,7 @@ const invalid = (reason: string) => badRequest('invalid_workspace', `The workspa
  * top folder of a non-bare git repository, and a branch that exists there (default: the branch
  * checked out). Throws 400 `invalid_workspace` with the reason.
  */
-export function validateWorkspace(input: { repoPath: string; baseBranch?: string | undefined }): WorkspaceSetting {
+export function validateWorkspace(input: { repoPath: string; baseBranch?: string | undefined }, dataHome?: string): WorkspaceSetting {
   const { repoPath } = input;
   if (!path.isAbsolute(repoPath)) throw invalid(`"${repoPath}" is not an absolute path`);
   let real: string;
@@ -26,6 +26,8 @@ export function validateWorkspace(input: { repoPath: string; baseBranch?: string
     if ((err as { code?: string }).code === 'invalid_workspace') throw err;
     throw invalid(`${repoPath} does not exist`);
   }
+  // The data home holds the agents' own clones and is hidden from every sandboxed agent.
+  if (dataHome && isInside(real, dataHome)) throw invalid(`${repoPath} is inside Headcount's data folder; give your own repository`);
   const top = gitSync(['rev-parse', '--is-bare-repository', '--show-toplevel'], real);
   if (!top.ok) throw invalid(`${repoPath} is not a git repository`);
   const [bare, toplevel] = top.stdout.split('\n');
@@ -40,4 +42,15 @@ export function validateWorkspace(input: { repoPath: string; baseBranch?: string
   if (!gitSync(['check-ref-format', '--branch', baseBranch], real).ok || baseBranch.startsWith('-')) throw invalid(`"${baseBranch}" is not a valid branch name`);
   if (!gitSync(['rev-parse', '--verify', '--quiet', `refs/heads/${baseBranch}^{commit}`], real).ok) throw invalid(`the branch "${baseBranch}" does not exist or has no commit yet`);
   return { repoPath: real, baseBranch };
+}
+
+function isInside(p: string, root: string): boolean {
+  let r: string;
+  try {
+    r = realpathSync(root);
+  } catch {
+    r = path.resolve(root);
+  }
+  const rel = path.relative(r, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }

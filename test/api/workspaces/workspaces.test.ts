@@ -54,6 +54,7 @@ describe('project workspace setting', () => {
       [{ repoPath: path.join(repo, 'sub') }, /inside the repository/],
       [{ repoPath: repo, baseBranch: 'nope' }, /branch "nope" does not exist/],
       [{ repoPath: repo, baseBranch: '-x' }, /not a valid branch name/],
+      [{ repoPath: t.home }, /inside Headcount's data folder/],
     ];
     const before = t.snapshot();
     for (const [workspace, reason] of cases) {
