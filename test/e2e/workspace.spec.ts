@@ -37,4 +37,13 @@ test('issue workspace: changed files, rendered diff, merge into the founder\'s b
   await page.getByRole('button', { name: 'Merge into main' }).click();
   await expect(page.getByText('Merged', { exact: true })).toBeVisible();
   expect(git(repo, 'log', '-1', '--format=%s', 'main')).toBe('Greet the world');
+
+  // The project's repository field: the server's reason shows at the field, nothing is saved.
+  const field = page.getByLabel('Repository of App');
+  await expect(field).toHaveValue(repo);
+  await field.fill('relative/app');
+  await page.getByRole('button', { name: 'Save repository' }).click();
+  await expect(page.getByText('"relative/app" is not an absolute path')).toBeVisible();
+  await shot(page, '61-project-repository-error');
+  expect((await board.api<{ workspace: { repoPath: string } }>('GET', `/api/projects/${project.id}`)).workspace.repoPath).toBe(repo);
 });

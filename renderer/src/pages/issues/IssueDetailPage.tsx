@@ -15,6 +15,7 @@ import { agentOptions } from './IssueForm.js';
 import { Comments } from './Comments.js';
 import { Interactions } from './Interactions.js';
 import { Workspace } from './Workspace.js';
+import { ProjectRepository } from './ProjectRepository.js';
 import { Documents } from './Documents.js';
 import { Attachments } from './Attachments.js';
 
@@ -91,6 +92,10 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
               <Select label="Project" value={i.projectId ?? ''} onChange={(e) => patch.mutate({ projectId: e.target.value || null })} options={[{ value: '', label: 'None' }, ...(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))]} />
             </div>
           </Card>
+          {(() => {
+            const project = projects.data?.find((p) => p.id === i.projectId);
+            return project ? <ProjectRepository project={project} companyId={companyId} /> : null;
+          })()}
           <Card>
             <dl className="kv" style={{ gridTemplateColumns: '96px minmax(0,1fr)', margin: 0 }}>
               <dt>Checkout</dt>
