@@ -36,3 +36,35 @@ export const AbsolutePath = z
 
 export const TimeoutSec = z.int().min(1).max(86_400);
 export const GraceMs = z.int().min(0).max(600_000);
+
+/**
+ * The agent's confinement settings, stored in `adapterConfig` next to the adapter's own fields and
+ * valid for every adapter type (plugins included): the core takes them out before the adapter's
+ * schema sees the configuration.
+ *
+ * `inheritEnv`: extra variable names the agent's processes get from the server's environment
+ * (beyond PATH, HOME, LANG...). The server's own settings (SERVICE_*) can never be listed.
+ * `sandbox`: `false` runs the agent outside the OS sandbox (default on), behind a warning.
+ */
+export const ConfinementConfig = z.strictObject({
+  inheritEnv: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be a valid environment variable name')
+        .refine((k) => !k.toUpperCase().startsWith('SERVICE_'), 'SERVICE_* names belong to the server and are never passed to agents'),
+    )
+    .max(100)
+    .optional(),
+  sandbox: z.boolean().optional(),
+});
+export type ConfinementConfig = z.infer<typeof ConfinementConfig>;
+export const CONFINEMENT_KEYS = ['inheritEnv', 'sandbox'] as const;
+
+/** Splits an adapterConfig into the confinement settings and what the adapter itself reads. */
+export function splitConfinement(config: Record<string, unknown>): { confinement: Record<string, unknown>; adapterConfig: Record<string, unknown> } {
+  const confinement: Record<string, unknown> = {};
+  const adapterConfig: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) ((CONFINEMENT_KEYS as readonly string[]).includes(k) ? confinement : adapterConfig)[k] = v;
+  return { confinement, adapterConfig };
+}

@@ -11,6 +11,8 @@ export interface AdapterDescriptor extends ServerAdapterModule {
   label: string;
   /** Validates `adapterConfig` on create, patch and rollback. */
   configSchema: z.ZodType<Record<string, unknown>>;
+  /** The agent runs elsewhere (http, gateway): no local process, so no sandbox check. */
+  remote?: boolean;
   /** Experimental types need an explicit opt-in to be used. */
   experimental?: boolean;
   /** Dynamic model discovery; when present it replaces or extends `models`. */

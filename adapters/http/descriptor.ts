@@ -26,6 +26,7 @@ export const httpAdapter: AdapterDescriptor = {
   label: 'HTTP webhook',
   models: [],
   configSchema: HttpAdapterConfig,
+  remote: true,
   execute: executeHttp,
   testEnvironment: testHttpEnvironment,
   agentConfigurationDoc: `# http adapter

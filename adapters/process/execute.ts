@@ -6,6 +6,7 @@ import {
   checkCommand,
   checkCwd,
   environmentResult,
+  probeEnv,
   runChildProcess,
   type EnvironmentTestContext,
   type EnvironmentTestResult,
@@ -60,7 +61,7 @@ export async function executeProcess(ctx: ExecutionContext): Promise<ExecutionRe
 export async function testProcessEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const command = asString(ctx.config.command);
   const cwd = asString(ctx.config.cwd) || os.tmpdir();
-  const env = { ...process.env, ...ctx.env };
+  const env = probeEnv(ctx);
   const { check } = checkCommand(command, env, 'Install the command or give its absolute path.');
   return environmentResult('process', [checkCwd(cwd), check]);
 }

@@ -46,6 +46,8 @@ export const vendorALocalAdapter: AdapterDescriptor = {
   configSchema: VendorALocalConfig,
   execute: executeClaude,
   testEnvironment: testClaudeEnvironment,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.claude/', '.claude.json', '.claude.json.backup', '.config/claude/', '$CLAUDE_CONFIG_DIR/'],
   sessionCodec,
   listSkills,
   syncSkills,

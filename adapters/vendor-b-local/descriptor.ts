@@ -50,6 +50,8 @@ export const vendorBLocalAdapter: AdapterDescriptor = {
   configSchema: VendorBLocalConfig,
   execute: executeCodex,
   testEnvironment: testCodexEnvironment,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.codex/', '$CODEX_HOME/'],
   sessionCodec,
   listSkills,
   syncSkills,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
+import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
 import { VendorBLocalConfig } from './config.js';
 import { CodexStreamState } from './parse.js';
 import { classifyCodexError } from './errors.js';
@@ -72,7 +72,7 @@ async function stdoutVersion(resolved: ResolvedCommand, env: Record<string, stri
 export async function testCodexEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const parsed = VendorBLocalConfig.safeParse(ctx.config);
   const config = parsed.success ? parsed.data : VendorBLocalConfig.parse({});
-  const env = { ...(process.env as Record<string, string>), ...ctx.env };
+  const env = probeEnv(ctx);
   const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
   const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
   const versionCheck = checks.find((c) => c.code === 'cli_version');
@@ -81,6 +81,6 @@ export async function testCodexEnvironment(ctx: EnvironmentTestContext): Promise
     if (version) versionCheck.message = `Version ${version}`;
   }
   checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, env, cwd, config.model));
+  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config.model));
   return environmentResult('vendor_b_local', checks);
 }

@@ -51,6 +51,8 @@ export const vendorCLocalAdapter: AdapterDescriptor = {
   experimental: true,
   execute: executeGemini,
   testEnvironment: testGeminiEnvironment,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.gemini/'],
   sessionCodec,
   listSkills,
   syncSkills,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
+import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
 import { VendorCLocalConfig } from './config.js';
 import { GeminiStreamState } from './parse.js';
 import { classifyGeminiError } from './errors.js';
@@ -72,13 +72,13 @@ async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>
 export async function testGeminiEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const parsed = VendorCLocalConfig.safeParse(ctx.config);
   const config = parsed.success ? parsed.data : VendorCLocalConfig.parse({});
-  const env = { ...(process.env as Record<string, string>), ...ctx.env };
+  const env = probeEnv(ctx);
   const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
   const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
   if (ctx.config.enableExperimental !== true) {
     checks.push({ level: 'warn', code: 'experimental', message: 'vendor_c_local is experimental: agents need adapterConfig.enableExperimental = true', hint: 'Add "enableExperimental": true to the agent configuration.' });
   }
   checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, env, cwd, config.model));
+  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config.model));
   return environmentResult('vendor_c_local', checks);
 }

@@ -46,6 +46,8 @@ export const vendorDLocalAdapter: AdapterDescriptor = {
   configSchema: VendorDLocalConfig,
   execute: executeOpenCode,
   testEnvironment: testOpenCodeEnvironment,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.config/opencode/', '.local/share/opencode/', '.local/state/opencode/', '.cache/opencode/', '$XDG_CONFIG_HOME/opencode/', '$XDG_DATA_HOME/opencode/', '$OPENCODE_CONFIG'],
   sessionCodec,
   listSkills,
   syncSkills,

@@ -20,7 +20,8 @@ export async function listOpenCodeModels(options: ListModelsOptions = {}): Promi
   try {
     const run = await runChildProcess(resolved.command, {
       args: commandArgs(resolved, ['models']),
-      env: { ...env, OPENCODE_DISABLE_AUTOUPDATE: '1' },
+      // The probe gets the built agent environment (runChildProcess), never the server's whole one.
+      env: { ...(options.env ?? {}), OPENCODE_DISABLE_AUTOUPDATE: '1' },
       timeout: DISCOVERY_TIMEOUT_MS,
       graceMs: 1000,
       onStdout: (c) => (out += c),

@@ -46,6 +46,8 @@ export const vendorEAdapter: AdapterDescriptor = {
   configSchema: VendorEConfig,
   execute: executeCursor,
   testEnvironment: testCursorEnvironment,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.cursor/', '.config/cursor/', '$CURSOR_CONFIG_DIR/'],
   sessionCodec,
   listSkills,
   syncSkills,

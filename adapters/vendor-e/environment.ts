@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LineSplitter, commandArgs, commonCliChecks, environmentResult, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
+import { LineSplitter, commandArgs, commonCliChecks, environmentResult, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
 import { VendorEConfig } from './config.js';
 import { CursorStreamState } from './parse.js';
 import { classifyCursorError } from './errors.js';
@@ -42,10 +42,10 @@ async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>
 export async function testCursorEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const parsed = VendorEConfig.safeParse(ctx.config);
   const config = parsed.success ? parsed.data : VendorEConfig.parse({});
-  const env = { ...(process.env as Record<string, string>), ...ctx.env };
+  const env = probeEnv(ctx);
   const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
   const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
   checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, env, cwd, config));
+  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config));
   return environmentResult('vendor_e', checks);
 }

@@ -45,6 +45,8 @@ export const vendorFLocalAdapter: AdapterDescriptor = {
   configSchema: VendorFLocalConfig,
   execute: executePi,
   testEnvironment: testPiEnvironment,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.pi/', '$PI_CODING_AGENT_DIR/'],
   sessionCodec,
   listSkills,
   syncSkills,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LineSplitter, commandArgs, commonCliChecks, environmentResult, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
+import { LineSplitter, commandArgs, commonCliChecks, environmentResult, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
 import { VendorFLocalConfig } from './config.js';
 import { piAgentDir } from './detect-model.js';
 import { PiStreamState } from './parse.js';
@@ -62,11 +62,11 @@ async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>
 export async function testPiEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const parsed = VendorFLocalConfig.safeParse(ctx.config);
   const config = parsed.success ? parsed.data : VendorFLocalConfig.parse({});
-  const env = { ...(process.env as Record<string, string>), ...ctx.env };
+  const env = probeEnv(ctx);
   const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
   const runEnv = { PI_OFFLINE: '1', ...env };
   const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env: runEnv, installHint: INSTALL_HINT });
   checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, runEnv, cwd, config));
+  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, runEnv), cwd, config));
   return environmentResult('vendor_f_local', checks);
 }

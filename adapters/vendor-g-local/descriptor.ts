@@ -48,6 +48,8 @@ export const vendorGLocalAdapter: AdapterDescriptor = {
   configSchema: VendorGLocalConfig,
   execute: executeQwen,
   testEnvironment: testQwenEnvironment,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.qwen/'],
   sessionCodec,
   listSkills,
   syncSkills,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
+import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
 import { VendorGLocalConfig } from './config.js';
 import { QwenStreamState } from './parse.js';
 import { classifyQwenError } from './errors.js';
@@ -50,10 +50,10 @@ async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>
 export async function testQwenEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const parsed = VendorGLocalConfig.safeParse(ctx.config);
   const config = parsed.success ? parsed.data : VendorGLocalConfig.parse({});
-  const env = { ...(process.env as Record<string, string>), ...ctx.env };
+  const env = probeEnv(ctx);
   const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
   const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
   checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, env, cwd, config));
+  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config));
   return environmentResult('vendor_g_local', checks);
 }

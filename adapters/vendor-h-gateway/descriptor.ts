@@ -39,6 +39,7 @@ export const vendorHGatewayAdapter: AdapterDescriptor = {
   models,
   agentConfigurationDoc,
   configSchema: VendorHGatewayConfig,
+  remote: true,
   execute: executeGateway,
   testEnvironment: testGatewayEnvironment,
   sessionCodec,

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { environmentResult, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
+import { credentialEnv, environmentResult, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorHGatewayConfig } from './config.js';
 import { CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED, PROTOCOL_VERSION } from './protocol.js';
 import { AUTH_HINT } from './execute.js';
@@ -73,7 +73,8 @@ export async function testGatewayEnvironment(ctx: EnvironmentTestContext): Promi
   if ((url.protocol === 'ws:' || url.protocol === 'http:') && !LOOPBACK.test(url.hostname)) {
     checks.push({ level: 'warn', code: 'insecure_transport', message: `${url.protocol}// sends the gateway token and the run token unencrypted`, hint: 'Use wss:// or https:// for a gateway on another machine.' });
   }
-  const token = ctx.env[config.tokenEnv];
+  // The connection probe is the one check that needs the credential: only it resolves secrets.
+  const token = ctx.env[config.tokenEnv] ? (await credentialEnv(ctx, ctx.env))[config.tokenEnv] : undefined;
   if (!token) {
     checks.push({ level: 'error', code: 'token_missing', message: `${config.tokenEnv} is not set in the agent env`, hint: AUTH_HINT });
     return environmentResult('vendor_h_gateway', checks);

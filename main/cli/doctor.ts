@@ -8,6 +8,7 @@ import { defaultKeyProvider } from '../core/secrets/master-key.js';
 import { BOARD_TOKEN_FILE } from '../core/auth/board-token.js';
 import { diskUsage, type DiskUsage } from '../core/retention/disk.js';
 import { listBackups, restoreBackup, type BackupFile, type RestoreResult } from '../core/retention/backups.js';
+import { sandboxStatus, type SandboxStatus } from '@service/adapter-utils';
 
 export interface DoctorReport {
   version: string;
@@ -19,6 +20,8 @@ export interface DoctorReport {
   disk: Omit<DiskUsage, 'home'>;
   /** Pre-migration backups (and copies kept by restores), newest first. */
   backups: BackupFile[];
+  /** Whether agents run inside the OS sandbox here (bubblewrap, Seatbelt), and if not, how to get it. */
+  sandbox: SandboxStatus;
   ok: boolean;
 }
 
@@ -61,6 +64,7 @@ export async function doctor(home: string): Promise<DoctorReport> {
     boardTokenFile: { path: tokenPath, exists: tokenExists, mode, ok: tokenOk },
     disk: (({ home: _h, ...d }) => d)(diskUsage(home)),
     backups: listBackups(paths.backups),
+    sandbox: sandboxStatus(),
     ok: (integrity === null || integrity === 'ok') && tokenOk && !(schema?.newerThanBuild ?? false),
   };
 }
@@ -83,6 +87,9 @@ export function formatDoctor(r: DoctorReport): string {
   const d = r.disk;
   lines.push(`disk use:        ${mib(d.total)} (database ${mib(d.database)}, transcripts ${mib(d.runs)}, attachments ${mib(d.attachments)}, backups ${mib(d.backups)}, plugins ${mib(d.plugins)})`);
   lines.push(`backups:         ${r.backups.length ? `${r.backups.length}, newest ${r.backups[0]!.name}` : 'none'}`);
+  const sb = r.sandbox;
+  lines.push(`agent sandbox:   ${sb.available ? `${sb.kind} (agents are confined)` : `NOT AVAILABLE: ${sb.reason ?? 'unknown'}`}`);
+  if (!sb.available && sb.installHint) lines.push(`  install: ${sb.installHint}`);
   lines.push(r.ok ? 'status:          ok' : 'status:          PROBLEMS FOUND');
   return lines.join('\n');
 }

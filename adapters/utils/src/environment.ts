@@ -4,6 +4,24 @@ import type { EnvironmentCheck, EnvironmentTestResult } from './types.js';
 import { commandArgs, resolveCommand, type ResolvedCommand } from './resolve-command.js';
 import { runChildProcess } from './run-child-process.js';
 import { cleanLine } from './line-splitter.js';
+import { buildAgentEnv } from './confine/agent-env.js';
+import type { EnvironmentTestContext } from './types.js';
+
+/** Stands for a secret-valued variable in environment checks, which never resolve secrets. */
+export const SECRET_NOT_RESOLVED = '[secret: not resolved for environment checks]';
+
+/**
+ * The environment a check's probes get: the same built environment a run's process would (never
+ * the server's whole environment), from the configuration's plain values.
+ */
+/** The env for a probe that needs the agent's credential: the check's env with its secrets resolved. */
+export async function credentialEnv(ctx: Pick<EnvironmentTestContext, 'resolveSecrets'>, env: Record<string, string>): Promise<Record<string, string>> {
+  return { ...env, ...((await ctx.resolveSecrets?.()) ?? {}) };
+}
+
+export function probeEnv(ctx: Pick<EnvironmentTestContext, 'env' | 'inheritEnv'>): Record<string, string> {
+  return buildAgentEnv({ source: process.env, inherit: ctx.inheritEnv ?? [], extra: ctx.env });
+}
 
 /** The spec's result shape: `fail` exactly when some check has level `error`. */
 export function environmentResult(adapterType: string, checks: EnvironmentCheck[], now: Date = new Date()): EnvironmentTestResult {

@@ -11,6 +11,12 @@ export { MODEL_PRICES, modelPrice, priceUsage, usdToCents, type ModelPrice, type
 export { usageReport, type CliUsage } from './usage.js';
 export { CliError, LoginRequiredError, UnknownSessionError, RateLimitedError, MaxTurnsError, parseResetAt, type CliErrorCode } from './cli-errors.js';
 export { createEphemeralSkillsDir, ephemeralSkillsSnapshot, type EphemeralSkillsDir, type EphemeralSkillsOptions } from './skills-dir.js';
-export { environmentResult, checkCwd, checkCommand, checkVersion, commonCliChecks, type CommonCliChecksOptions } from './environment.js';
+export { environmentResult, checkCwd, checkCommand, checkVersion, commonCliChecks, probeEnv, credentialEnv, SECRET_NOT_RESOLVED, type CommonCliChecksOptions } from './environment.js';
 export { runCli, runEnv, CliNotFoundError, type RunCliOptions, type RunCliResult } from './run-cli.js';
 export { formatEntry, entryFormatter } from './format-entries.js';
+export { buildAgentEnv, isForbiddenInheritName, BASE_ENV_NAMES, type AgentEnvInput } from './confine/agent-env.js';
+export { withConfinement, currentConfinement, type Confinement } from './confine/confinement.js';
+export { sandboxStatus, bwrapCommand, seatbeltProfile, seatbeltCommand, statePaths, BWRAP_INSTALL_LINE, type SandboxPolicy, type SandboxStatus, type SandboxedCommand } from './confine/sandbox.js';
+export { processStartTime, descendantsOf, processesWithEnv, signalEach, PROCESS_TAG_VAR } from './confine/process-tree.js';
+export { killRunTree } from './confine/kill-run.js';
+export { sandboxCheck } from './confine/sandbox-check.js';

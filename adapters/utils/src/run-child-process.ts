@@ -1,14 +1,31 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { killTree, signalName } from './kill-tree.js';
+import { signalName } from './kill-tree.js';
 import { holdPtyTail } from './pty-tail.js';
+import { buildAgentEnv } from './confine/agent-env.js';
+import { currentConfinement, type Confinement } from './confine/confinement.js';
+import { bwrapCommand, prepareStatePaths, sandboxStatus, seatbeltCommand } from './confine/sandbox.js';
+import { PROCESS_TAG_VAR } from './confine/process-tree.js';
+import { killRunTree } from './confine/kill-run.js';
+import { resolveCommand } from './resolve-command.js';
 
 export interface RunChildProcessOptions {
   args?: string[];
   cwd?: string;
-  /** Added to this process's environment (`inheritEnv: false` starts from nothing). */
+  /**
+   * Set on top of the built agent environment (see `buildAgentEnv`): the server's own environment is
+   * never inherited, only its allowlisted names and the confinement's `inheritEnv` names.
+   */
   env?: Record<string, string>;
-  inheritEnv?: boolean;
+  /**
+   * How to confine the process; default: the confinement of the current run (`withConfinement`),
+   * else none (allowlisted environment, no sandbox). `null` forces none.
+   */
+  confinement?: Confinement | null;
   /** Milliseconds before the run is stopped; 0 or absent means no limit. */
   timeout?: number;
   /** After SIGTERM, how long the tree may take to exit before SIGKILL. Default 10000. */
@@ -38,6 +55,8 @@ export interface ChildProcessResult {
   cancelled: boolean;
   pid: number;
   durationMs: number;
+  /** Whether the process ran inside the OS sandbox. */
+  sandboxed: boolean;
 }
 
 interface Started {
@@ -48,7 +67,10 @@ interface Started {
 
 type Emit = (stream: 'stdout' | 'stderr', chunk: string) => void;
 
-function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.ProcessEnv, emit: Emit): Started {
+/** After the main process exited, how long its pipes may still deliver output before they are cut. */
+const PIPE_DRAIN_MS = 500;
+
+function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.ProcessEnv, emit: Emit, killLeftovers: (pid: number) => void): Started {
   const child = spawn(command, opts.args ?? [], {
     cwd: opts.cwd,
     env,
@@ -66,16 +88,26 @@ function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.P
   child.stdin.end(opts.stdin ?? '');
   const done = new Promise<{ exitCode: number | null; signal: string | null }>((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', () => {
-      // Descendants that outlive the child would keep the pipes open (and be orphans): end them.
-      if (child.pid) killTree(child.pid, 'SIGKILL');
-    });
-    child.once('close', (code, sig) => {
-      const tailOut = out.end();
-      const tailErr = err.end();
-      if (tailOut) emit('stdout', tailOut);
-      if (tailErr) emit('stderr', tailErr);
-      resolve({ exitCode: code, signal: signalName(sig) });
+    // The run ends when its main process exits, not when the last pipe closes: a descendant that
+    // inherited stdout (a `setsid` grandchild) must not keep the run alive. Leftovers are killed,
+    // then the pipes get a moment to deliver what was already written before they are cut.
+    child.once('exit', (code, sig) => {
+      if (child.pid) killLeftovers(child.pid);
+      let settled = false;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(drain);
+        child.stdout.destroy();
+        child.stderr.destroy();
+        const tailOut = out.end();
+        const tailErr = err.end();
+        if (tailOut) emit('stdout', tailOut);
+        if (tailErr) emit('stderr', tailErr);
+        resolve({ exitCode: code, signal: signalName(sig) });
+      };
+      const drain = setTimeout(finish, PIPE_DRAIN_MS);
+      child.once('close', finish);
     });
   });
   if (child.pid === undefined) {
@@ -84,7 +116,7 @@ function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.P
   return { pid: child.pid, done };
 }
 
-async function startPty(command: string, opts: RunChildProcessOptions, env: NodeJS.ProcessEnv, emit: Emit): Promise<Started> {
+async function startPty(command: string, opts: RunChildProcessOptions, env: NodeJS.ProcessEnv, emit: Emit, killLeftovers: (pid: number) => void): Promise<Started> {
   const pty = await import('node-pty');
   const term = pty.spawn(command, opts.args ?? [], {
     name: 'xterm-256color',
@@ -103,7 +135,7 @@ async function startPty(command: string, opts: RunChildProcessOptions, env: Node
   const done = new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
       releaseTail();
-      killTree(term.pid, 'SIGKILL');
+      killLeftovers(term.pid);
       const sig = signalName(signal);
       resolve({ exitCode: sig ? null : exitCode, signal: sig });
     });
@@ -118,7 +150,37 @@ async function startPty(command: string, opts: RunChildProcessOptions, env: Node
  */
 export async function runChildProcess(command: string, opts: RunChildProcessOptions = {}): Promise<ChildProcessResult> {
   const started = Date.now();
-  const env = { ...(opts.inheritEnv === false ? {} : process.env), ...(opts.env ?? {}) };
+  const confinement = opts.confinement === undefined ? currentConfinement() : opts.confinement;
+  // Every process of this call carries the tag, so descendants that leave the group are still found.
+  const tag = randomUUID();
+  const useSandbox = Boolean(confinement?.sandbox) && sandboxStatus().available;
+  const scratchDir = useSandbox ? mkdtempSync(path.join(os.tmpdir(), 'headcount-run-')) : null;
+  const env = buildAgentEnv({
+    source: process.env,
+    inherit: confinement?.inheritEnv ?? [],
+    extra: { ...(opts.env ?? {}), [PROCESS_TAG_VAR]: tag, ...(scratchDir ? { TMPDIR: scratchDir } : {}) },
+  });
+  const cwd = opts.cwd ?? process.cwd();
+  let spawnCommand = command;
+  let spawnArgs = opts.args ?? [];
+  if (useSandbox && scratchDir && confinement?.sandbox) {
+    const input = { cwd, env, scratchDir, policy: confinement.sandbox };
+    prepareStatePaths(env, confinement.sandbox.stateDirs);
+    const wrapped =
+      process.platform === 'darwin'
+        ? seatbeltCommand({ ...input, command, args: spawnArgs })
+        : bwrapCommand({ ...input, command, args: spawnArgs, dbusAddress: process.env.DBUS_SESSION_BUS_ADDRESS });
+    // Inside the sandbox a missing command would surface as bwrap's own exit status: fail the same
+    // way an unsandboxed spawn does instead.
+    if (!resolveCommand(command, env)) {
+      rmSync(scratchDir, { recursive: true, force: true });
+      throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
+    }
+    spawnCommand = wrapped.command;
+    spawnArgs = wrapped.args;
+  }
+  const spawnOpts: RunChildProcessOptions = { ...opts, cwd, args: spawnArgs };
+  const killLeftovers = (pid: number) => killRunTree(pid, tag, 'SIGKILL');
   const graceMs = opts.graceMs ?? 10_000;
   let timedOut = false;
   let idleTimedOut = false;
@@ -132,8 +194,9 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
   const stop = () => {
     const pid = current.child?.pid;
     if (pid === undefined || killTimer) return;
-    killTree(pid, 'SIGTERM');
-    killTimer = setTimeout(() => killTree(pid, 'SIGKILL'), graceMs);
+    // Under bubblewrap the leader is bwrap itself (see killRunTree); sandbox-exec execs the command.
+    killRunTree(pid, tag, 'SIGTERM', useSandbox && process.platform === 'linux');
+    killTimer = setTimeout(() => killRunTree(pid, tag, 'SIGKILL'), graceMs);
   };
   const armIdle = () => {
     if (!opts.idleTimeout) return;
@@ -149,11 +212,23 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
     (stream === 'stdout' ? opts.onStdout : opts.onStderr)?.(chunk);
   };
 
-  if (opts.signal?.aborted) throw new Error('runChildProcess: aborted before start');
-  const child = opts.pty ? await startPty(command, opts, env, emit) : startPipes(command, opts, env, emit);
-  current.child = child;
-  // No pid means the spawn failed (command not found, bad cwd): `done` rejects with the reason.
-  if (child.pid <= 0) await child.done;
+  const cleanScratch = () => {
+    if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
+  };
+  if (opts.signal?.aborted) {
+    cleanScratch();
+    throw new Error('runChildProcess: aborted before start');
+  }
+  let child: Started;
+  try {
+    child = opts.pty ? await startPty(spawnCommand, spawnOpts, env, emit, killLeftovers) : startPipes(spawnCommand, spawnOpts, env, emit, killLeftovers);
+    current.child = child;
+    // No pid means the spawn failed (command not found, bad cwd): `done` rejects with the reason.
+    if (child.pid <= 0) await child.done;
+  } catch (err) {
+    cleanScratch();
+    throw err;
+  }
   opts.onSpawn?.(child.pid);
   const onAbort = () => {
     cancelled = true;
@@ -170,9 +245,14 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
   }
   armIdle();
   try {
-    const { exitCode, signal } = await child.done;
-    return { exitCode, signal, timedOut, idleTimedOut, cancelled, pid: child.pid, durationMs: Date.now() - started };
+    const done = await child.done;
+    // bwrap reports a command killed by signal N as exit status 128 + N, as a shell does.
+    const bySignal = useSandbox && process.platform === 'linux' && done.exitCode !== null && done.exitCode > 128 && done.exitCode < 128 + 65;
+    const exitCode = bySignal ? null : done.exitCode;
+    const signal = bySignal ? signalName(done.exitCode! - 128) : done.signal;
+    return { exitCode, signal, timedOut, idleTimedOut, cancelled, pid: child.pid, durationMs: Date.now() - started, sandboxed: useSandbox };
   } finally {
+    cleanScratch();
     clearTimeout(stopTimer);
     clearTimeout(killTimer);
     clearTimeout(idleTimer);

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RuntimeSkill, SkillsSnapshot } from './types.js';
+import { currentConfinement } from './confine/confinement.js';
 
 export interface EphemeralSkillsDir {
   /** The per-run root directory (hand it to the CLI, e.g. `--add-dir`). */
@@ -30,6 +31,9 @@ export interface EphemeralSkillsOptions {
  */
 export function createEphemeralSkillsDir(options: EphemeralSkillsOptions): EphemeralSkillsDir {
   const root = mkdtempSync(path.join(options.parent ?? os.tmpdir(), 'headcount-skills-'));
+  // The run's sandbox has a private /tmp: the CLI must still find the skills this run made for it.
+  const sandbox = currentConfinement()?.sandbox;
+  if (sandbox) sandbox.writable = [...(sandbox.writable ?? []), root];
   const skillsDir = path.join(root, options.skillsSubdir ?? 'skills');
   const files: string[] = [];
   try {

@@ -119,7 +119,18 @@ export interface EnvironmentTestResult {
 
 export interface EnvironmentTestContext {
   config: Record<string, unknown>;
+  /**
+   * The configuration's plain `env` values. Secret references are never resolved for a check: their
+   * names map to a placeholder (`SECRET_NOT_RESOLVED`), so a check can tell that a key is set.
+   */
   env: Record<string, string>;
+  /** The agent's `inheritEnv` names. */
+  inheritEnv?: string[];
+  /**
+   * Resolves the configuration's secret references, for the one probe that needs a credential (a
+   * hello prompt, a gateway connection). Version probes and file checks must not call it.
+   */
+  resolveSecrets?: () => Promise<Record<string, string>>;
 }
 
 export interface SessionCodec<P = Record<string, unknown>> {
@@ -169,4 +180,11 @@ export interface ServerAdapterModule {
   listSkills?(ctx: SkillsContext): Promise<SkillsSnapshot>;
   syncSkills?(ctx: SkillsContext, desiredSkills: string[]): Promise<SkillsSnapshot>;
   detectModel?(): Promise<DetectedModel>;
+  /**
+   * The CLI's own state paths that stay writable inside the sandbox, relative to the agent's HOME
+   * (`.claude/`: a trailing slash is a folder, created if missing; `.claude.json`: a file, bound
+   * when present) or to a folder the agent's env names (`$CODEX_HOME/`). Everything else outside
+   * the run's cwd and scratch folder is read-only.
+   */
+  stateDirs?: string[];
 }

@@ -10,8 +10,7 @@ import {
   type EnvironmentCheck,
   type EnvironmentTestContext,
   type EnvironmentTestResult,
-  type ResolvedCommand,
-} from '@service/adapter-utils';
+  type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
 import { readConfig } from './config.js';
 import { foldLine, newStreamState } from './parse.js';
 import { classifyError, LOGIN_HINT } from './classify.js';
@@ -64,13 +63,13 @@ async function helloProbe(resolved: ResolvedCommand, cwd: string, env: Record<st
 /** Spec 2.9 checks: cwd, the CLI and its version, authentication, the terminal, an optional probe. */
 export async function testAmpEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
   const cfg = readConfig(ctx.config);
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), ...ctx.env };
+  const env = probeEnv(ctx);
   const { checks, resolved } = await commonCliChecks({ command: cfg.command, cwd: cfg.cwd, env, installHint: INSTALL_HINT });
   checks.push(authCheck(env));
   if (cfg.pty && !ptyAvailable()) {
     checks.push({ level: 'warn', code: 'pty_unavailable', message: 'node-pty could not be loaded; Amp will run with pipes', hint: 'Install node-pty next to Headcount, or set pty to false.' });
   }
   const cwdOk = !checks.some((c) => c.level === 'error');
-  if (cfg.helloProbe && resolved && cwdOk) checks.push(await helloProbe(resolved, cfg.cwd, env));
+  if (cfg.helloProbe && resolved && cwdOk) checks.push(await helloProbe(resolved, cfg.cwd, await credentialEnv(ctx, env)));
   return environmentResult(TYPE, checks);
 }

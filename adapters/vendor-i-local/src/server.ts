@@ -39,6 +39,8 @@ export function createServerAdapter(): ServerAdapterModule & { label: string; co
     configSchema,
     execute: executeAmp,
     testEnvironment: testAmpEnvironment,
+    // Writable inside the sandbox: Amp's login, settings and threads.
+    stateDirs: ['.config/amp/', '.local/share/amp/', '.cache/amp/'],
     sessionCodec: sessionCodec as unknown as NonNullable<ServerAdapterModule['sessionCodec']>,
   };
 }

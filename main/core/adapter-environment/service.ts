@@ -1,4 +1,5 @@
-import type { EnvironmentCheck as Check } from '@service/adapter-utils';
+import { SECRET_NOT_RESOLVED, sandboxCheck, type EnvironmentCheck as Check } from '@service/adapter-utils';
+import { splitConfinement } from '../../../adapters/config-values.js';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../http/actor.js';
 import { requireCompany } from '../companies/service.js';
@@ -23,8 +24,8 @@ const finish = (adapterType: string, checks: Check[]): EnvironmentTestResult => 
 
 /**
  * `POST …/adapters/{type}/test-environment`: validates the configuration with the adapter's
- * schema (defaults applied, secret references checked), resolves its env like a heartbeat would,
- * and runs the adapter's own test. A test that throws, times out or answers out of contract is a
+ * schema (defaults applied, secret references checked), runs the adapter's own test without
+ * resolving its secrets, and adds the `sandbox` check (is the OS sandbox available for this agent). A test that throws, times out or answers out of contract is a
  * `fail` with an `environment_test_failed` error check, never a 500: plugins are not trusted.
  */
 export function createAdapterEnvironmentService(ctx: CoreContext, deps: AdapterEnvironmentDeps) {
@@ -33,18 +34,24 @@ export function createAdapterEnvironmentService(ctx: CoreContext, deps: AdapterE
       requireCompany(ctx.db, actor, companyId);
       const adapter = ctx.adapters.get(adapterType);
       if (!adapter) throw new ServiceError(404, 'adapter_not_found', `No adapter of type "${adapterType}" is installed`);
-      const config = validateAdapterConfig(ctx.adapters, adapterType, adapterConfig, ctx.db, companyId);
-      const resolved = await deps.resolveEnv(companyId, config.env as Record<string, unknown> | undefined);
+      const { confinement, adapterConfig: config } = splitConfinement(validateAdapterConfig(ctx.adapters, adapterType, adapterConfig, ctx.db, companyId));
+      // No secret is resolved for the checks themselves (a `--version` needs none): a secret-valued
+      // variable is only known to be set. The one probe that needs the credential resolves it.
+      const rawEnv = config.env as Record<string, unknown> | undefined;
+      const env = Object.fromEntries(Object.entries(rawEnv ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : SECRET_NOT_RESOLVED]));
+      const resolveSecrets = async () => (await deps.resolveEnv(companyId, rawEnv)).env;
+      const inheritEnv = Array.isArray(confinement.inheritEnv) ? (confinement.inheritEnv as string[]) : [];
       let timer: NodeJS.Timeout | undefined;
       try {
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`the test did not finish within ${TEST_ENVIRONMENT_TIMEOUT_MS / 1000} s`)), TEST_ENVIRONMENT_TIMEOUT_MS);
         });
-        const raw = await Promise.race([adapter.testEnvironment({ config, env: resolved.env }), timeout]);
+        const raw = await Promise.race([adapter.testEnvironment({ config, env, inheritEnv, resolveSecrets }), timeout]);
         const checks = Array.isArray(raw?.checks) ? raw.checks.map((c) => EnvironmentCheck.safeParse(c)) : [];
         const bad = !Array.isArray(raw?.checks) || checks.some((c) => !c.success);
         const valid = checks.flatMap((c) => (c.success ? [c.data] : []));
         if (bad) valid.push({ level: 'error', code: 'environment_test_failed', message: 'The adapter answered its environment test out of contract' });
+        if (!adapter.remote) valid.push(sandboxCheck(confinement.sandbox !== false));
         return finish(adapterType, valid);
       } catch (err) {
         return finish(adapterType, [{ level: 'error', code: 'environment_test_failed', message: `The environment test failed: ${err instanceof Error ? err.message : String(err)}` }]);

@@ -1,8 +1,10 @@
 import type { AdapterRegistry } from '../../../adapters/registry.js';
-import { badRequest } from '../errors.js';
+import { badRequest, forbidden } from '../errors.js';
+import type { Actor } from '../http/actor.js';
 import { fieldProblems, validationError } from '../http/error-contract.js';
 import type { Queryable } from '../context.js';
 import { assertSecretRefs } from '../secrets/refs.js';
+import { ConfinementConfig, splitConfinement } from '../../../adapters/config-values.js';
 
 /**
  * Checks `adapterConfig` against the adapter type's schema and returns it with defaults applied,
@@ -30,12 +32,16 @@ export function validateAdapterConfig(
       problems: [{ location: 'body', path: 'body.adapterConfig.enableExperimental', message: 'must be true for an experimental adapter type' }],
     });
   }
-  const parsed = adapter.configSchema.safeParse(config);
-  if (!parsed.success) {
+  // The confinement settings (inheritEnv, sandbox) are the core's, valid for every adapter type.
+  const split = splitConfinement(config);
+  const confinement = ConfinementConfig.safeParse(split.confinement);
+  const parsed = adapter.configSchema.safeParse(split.adapterConfig);
+  if (!parsed.success || !confinement.success) {
+    const issues = [...(parsed.success ? [] : parsed.error.issues), ...(confinement.success ? [] : confinement.error.issues)];
     throw validationError(
       fieldProblems(
         'body',
-        parsed.error.issues.map((i) => ({
+        issues.map((i) => ({
           ...i,
           path: ['adapterConfig', ...i.path],
           // A refused record key (e.g. a reserved SERVICE_* env name) carries its reason in nested issues.
@@ -45,5 +51,16 @@ export function validateAdapterConfig(
     );
   }
   assertSecretRefs(db, companyId, parsed.data);
-  return parsed.data;
+  return { ...parsed.data, ...confinement.data };
+}
+
+/**
+ * Loosening an agent's confinement is the board's alone: a hire request from an agent may not ask
+ * for `sandbox: false` or `inheritEnv` names (else a hostile agent could hire itself an
+ * unconfined colleague that sees the server's environment).
+ */
+export function assertConfinementByBoard(actor: Actor, config: Record<string, unknown> | undefined): void {
+  if (actor.kind === 'board' || !config) return;
+  const asked = [...(config.sandbox === false ? ['sandbox: false'] : []), ...(Array.isArray(config.inheritEnv) && config.inheritEnv.length ? ['inheritEnv'] : [])];
+  if (asked.length) throw forbidden(`Only the board may set ${asked.join(' and ')} on an agent's configuration`, 'board_only');
 }

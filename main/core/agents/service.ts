@@ -3,7 +3,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { agents, agentApiKeys, type AgentRow, type AgentStatus } from './schema.js';
 import type { Agent, ConfigRevision, CreateAgentInput, PatchAgentInput } from './contract.js';
 import { presentAgent, presentCompanyAgents } from './present.js';
-import { validateAdapterConfig } from './adapter-config.js';
+import { assertConfinementByBoard, validateAdapterConfig } from './adapter-config.js';
 import { appendConfigRevision, findConfigRevision, listConfigRevisions } from './revisions.js';
 import { assertNameFree, assertUrlKeyFree, uniqueUrlKey } from './naming.js';
 import { newId } from '../ids.js';
@@ -69,6 +69,7 @@ export function createAgentsService(ctx: CoreContext) {
   function insertAgent(tx: Tx, actor: Actor, companyId: string, input: NewAgentRecord): AgentRow {
     const company = requireCompany(tx, actor, companyId);
     if (company.status === 'archived') throw conflict('company_archived', 'Unarchive the company before adding agents');
+    assertConfinementByBoard(actor, input.adapterConfig);
     const adapterConfig = validateAdapterConfig(ctx.adapters, input.adapterType, input.adapterConfig ?? {}, tx, companyId);
     if (input.reportsTo) assertValidManager(tx, companyId, null, input.reportsTo);
     assertNameFree(tx, companyId, input.name);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { agents, type AgentRow } from '../agents/schema.js';
 import { assertValidManager, createAgentsService } from '../agents/service.js';
-import { validateAdapterConfig } from '../agents/adapter-config.js';
+import { assertConfinementByBoard, validateAdapterConfig } from '../agents/adapter-config.js';
 import { appendConfigRevision } from '../agents/revisions.js';
 import { assertNameFree, slugify, uniqueUrlKey } from '../agents/naming.js';
 import { presentAgent } from '../agents/present.js';
@@ -83,6 +83,7 @@ export function retireDraft(tx: Tx, at: string, actor: Actor, approval: Approval
  */
 export function updateDraft(ctx: CoreContext, tx: Tx, at: string, actor: Actor, approval: ApprovalRow, p: HireAgentPayload): HireAgentPayload {
   const agent = requireDraft(tx, approval);
+  assertConfinementByBoard(actor, p.adapterConfig);
   const adapterConfig = validateAdapterConfig(ctx.adapters, p.adapterType, p.adapterConfig ?? {}, tx, agent.companyId);
   if (p.reportsTo) assertValidManager(tx, agent.companyId, agent.id, p.reportsTo);
   assertNameFree(tx, agent.companyId, p.name, agent.id);

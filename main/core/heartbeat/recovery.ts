@@ -1,50 +1,30 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { and, eq, inArray } from 'drizzle-orm';
-import { heartbeatRuns } from './schema.js';
+import { heartbeatRuns, type HeartbeatRunRow } from './schema.js';
 import { agents } from '../agents/schema.js';
-import { killTree } from '@service/adapter-utils';
+import { descendantsOf, killTree, processStartTime, processesWithEnv, signalEach } from '@service/adapter-utils';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, type CoreContext } from '../context.js';
 
 /**
- * Is `pid` still the process of this run? After a restart the pid may belong to something else;
- * on Linux the run id in its environment proves it. Elsewhere we cannot check and do not kill.
+ * The processes a crashed instance left behind for these runs: each recorded pid whose start time
+ * still matches (a pid the OS gave to another program since has another start time and is never
+ * touched), with its descendants, plus every process whose environment names one of the runs (a
+ * descendant that called `setsid` and lost its parent still carries `SERVICE_RUN_ID`; Linux only).
  */
-function stillOurs(pid: number, runId: string): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`SERVICE_RUN_ID=${runId}`);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Live processes whose environment names one of these runs (Linux only). A run's agent process may
- * have died with the server (a write to the closed pipe) while its descendants live on: they are
- * no longer reachable through the recorded pid, but they still carry `SERVICE_RUN_ID`.
- */
-function processesOfRuns(runIds: ReadonlySet<string>): number[] {
-  if (process.platform !== 'linux' || runIds.size === 0) return [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const found: number[] = [];
-  for (const name of entries) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
-    let environ: string;
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
-    } catch {
-      continue; // gone meanwhile, or not ours to read
+function leftovers(runs: HeartbeatRunRow[]): { leaders: number[]; others: number[] } {
+  const leaders: number[] = [];
+  const others = new Set<number>();
+  for (const run of runs) {
+    const recorded = run.processes ?? [];
+    for (const { pid, startTime } of recorded) {
+      if (!startTime || processStartTime(pid) !== startTime) continue;
+      leaders.push(pid);
+      for (const d of descendantsOf(pid)) others.add(d);
     }
-    if (environ.split('\0').some((v) => v.startsWith('SERVICE_RUN_ID=') && runIds.has(v.slice('SERVICE_RUN_ID='.length)))) found.push(pid);
   }
-  return found;
+  for (const pid of processesWithEnv('SERVICE_RUN_ID', new Set(runs.map((r) => r.id)))) others.add(pid);
+  for (const pid of leaders) others.delete(pid);
+  return { leaders, others: [...others] };
 }
 
 /**
@@ -56,15 +36,9 @@ export function recoverRuns(ctx: CoreContext): void {
   const stale = ctx.db.select().from(heartbeatRuns).where(inArray(heartbeatRuns.status, ['queued', 'running'])).all();
   if (stale.length === 0) return;
   const at = ctx.clock.now().toISOString();
-  for (const run of stale) if (run.status === 'running' && run.pid && stillOurs(run.pid, run.id)) killTree(run.pid, 'SIGKILL');
-  // Orphans whose group leader is already gone: swept by the run id in their environment.
-  for (const pid of processesOfRuns(new Set(stale.filter((r) => r.status === 'running').map((r) => r.id)))) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  const { leaders, others } = leftovers(stale.filter((r) => r.status === 'running'));
+  signalEach(others, 'SIGKILL');
+  for (const pid of leaders) killTree(pid, 'SIGKILL');
   inTransaction(ctx, (tx) => {
     for (const run of stale) {
       const lost = run.status === 'running';

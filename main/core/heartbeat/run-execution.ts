@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { and, eq, isNull } from 'drizzle-orm';
-import { DEFAULT_PROMPT, renderTemplate, type ExecutionResult, type RuntimeSkill } from '@service/adapter-utils';
+import { DEFAULT_PROMPT, processStartTime, renderTemplate, withConfinement, type ExecutionResult, type RuntimeSkill } from '@service/adapter-utils';
+import { runConfinement } from './confinement.js';
 import { heartbeatRuns, agentSessions, type HeartbeatRunRow, type RunStatus } from './schema.js';
 import { agents } from '../agents/schema.js';
 import { issues, issueMentions } from '../issues/schema.js';
@@ -63,7 +64,8 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
   let workspace: RunWorkspace | null = null;
   try {
     if (!adapter) throw Object.assign(new Error(`No adapter of type "${run.adapterType}" is installed`), { code: 'adapter_missing' });
-    const config = { ...agent.adapterConfig };
+    // The confinement settings (inheritEnv, sandbox) are applied by the process runner, not the adapter.
+    const { adapterConfig: config, confinement } = runConfinement(ctx.paths, adapter, { ...agent.adapterConfig }, run.id);
     const resolved = await deps.resolveEnv(run.companyId, config.env as Record<string, unknown> | undefined);
     secretValues = resolved.secretValues;
     redactors.stdout = new StreamRedactor(secretValues);
@@ -78,6 +80,8 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     // An issue with a workspace runs in its clone, whatever cwd the agent's configuration names.
     workspace = (await deps.workspaces?.forRun(run, emit)) ?? null;
     if (workspace) config.cwd = workspace.path;
+    // Its clone is the one place of the repository the sandbox lets the agent write.
+    if (workspace && confinement.sandbox) confinement.sandbox.writable = [...(confinement.sandbox.writable ?? []), ...workspace.writablePaths];
     const task = run.taskIssueId ? ctx.db.select().from(issues).where(eq(issues.id, run.taskIssueId)).get() : undefined;
     const session = ctx.db
       .select()
@@ -98,7 +102,7 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     // The mentions this run is told about are delivered: later schedules need not wake for them.
     ctx.db.update(issueMentions).set({ readAt: ctx.clock.now().toISOString() }).where(and(eq(issueMentions.agentId, agent.id), isNull(issueMentions.readAt))).run();
     const execute = (sessionParams: Record<string, unknown> | null, apiKey: string) =>
-      adapter.execute({
+      withConfinement(confinement, () => adapter.execute({
         config,
         agent: { id: agent.id, name: agent.name, companyId: agent.companyId, role: agent.role, title: agent.title },
         runtime: { apiUrl: deps.apiUrl(), apiKey, env: { ...resolved.env, ...workspace?.env }, sessionParams, prompt, wakeReason: run.trigger, skills: [heartbeatRuntimeSkill(), ...(deps.companySkills?.(run.companyId) ?? [])] },
@@ -108,9 +112,16 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
         onLog: (stream, chunk) => emit(stream, redactors[stream].push(chunk)),
         onMeta: (m) => {
           Object.assign(meta, m);
-          if (typeof m.pid === 'number') ctx.db.update(heartbeatRuns).set({ pid: m.pid }).where(eq(heartbeatRuns.id, run.id)).run();
+          if (typeof m.pid === 'number') recordPid(m.pid);
         },
-      });
+      }));
+    // Each process the run starts, with its start time: a restart ends what a crash left behind and
+    // never mistakes a reused pid for one of ours (recovery.ts).
+    const processes: { pid: number; startTime: string | null }[] = [];
+    const recordPid = (pid: number) => {
+      processes.push({ pid, startTime: processStartTime(pid) });
+      ctx.db.update(heartbeatRuns).set({ pid, processes }).where(eq(heartbeatRuns.id, run.id)).run();
+    };
     result = await execute(session?.params ?? null, token);
     // A session the CLI no longer knows: forget it and retry once, in this same run, with a fresh
     // session (a follow-up run would wait for the next wake and lose this one's prompt).

@@ -27,6 +27,8 @@ export const heartbeatRuns = sqliteTable(
     /** The command line with secret values redacted. */
     command: text('command'),
     pid: integer('pid'),
+    /** Every process the run started, with its start time (so a reused pid is never killed at restart). */
+    processes: json<{ pid: number; startTime: string | null }[]>('processes'),
     exitCode: integer('exit_code'),
     signal: text('signal'),
     timedOut: integer('timed_out', { mode: 'boolean' }).notNull().default(false),

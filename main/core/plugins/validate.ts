@@ -134,5 +134,9 @@ export async function descriptorFromModule(mod: Record<string, unknown>): Promis
   if (adapter.listSkills) descriptor.listSkills = adapter.listSkills.bind(adapter);
   if (adapter.syncSkills) descriptor.syncSkills = adapter.syncSkills.bind(adapter);
   if (adapter.detectModel) descriptor.detectModel = adapter.detectModel.bind(adapter);
+  // State paths are relative to the agent's HOME: a plugin cannot open up anything outside it.
+  if (Array.isArray(adapter.stateDirs)) {
+    descriptor.stateDirs = adapter.stateDirs.filter((d): d is string => typeof d === 'string' && d.length > 0 && !d.startsWith('/') && !d.split('/').includes('..'));
+  }
   return descriptor;
 }

@@ -62,6 +62,9 @@ export function useSchemaComponents() {
   });
 }
 
+/** The form value of the per-agent sandbox switch (`adapterConfig.sandbox`, default on). */
+export const SANDBOX_FIELD = '__sandbox';
+
 const JSON_FIELD: FieldSpec = { name: '__json', kind: 'json', required: false, label: 'Configuration (JSON)', description: 'No form is published for this adapter; write its configuration as JSON.' };
 
 export interface AdapterForm {
@@ -82,7 +85,7 @@ export function useAdapterForm(adapterType: string, initial: Record<string, unkn
   const [error, setError] = useState<ConfigFormError | null>(null);
   const initialKey = JSON.stringify(initial);
   useEffect(() => {
-    setValues(schema ? valuesFromConfig(fields, initial) : { __json: Object.keys(initial).length ? JSON.stringify(initial, null, 2) : '{}' });
+    setValues(schema ? { ...valuesFromConfig(fields, initial), [SANDBOX_FIELD]: initial.sandbox !== false } : { __json: Object.keys(initial).length ? JSON.stringify(initial, null, 2) : '{}' });
     setError(null);
     // `initial` is compared by value (initialKey): a parent passing a fresh object each render must not reset the form.
   }, [fields, schema, initialKey]);
@@ -100,7 +103,13 @@ export function useAdapterForm(adapterType: string, initial: Record<string, unkn
           if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigFormError('__json', 'The configuration must be a JSON object');
           return parsed as Record<string, unknown>;
         }
-        return configFromValues(fields, values, {});
+        // The confinement settings belong to every adapter type, not to its published schema: the
+        // sandbox has its own checkbox, and inheritEnv (set through the API) survives a save.
+        const confinement = {
+          ...(Array.isArray(initial.inheritEnv) ? { inheritEnv: initial.inheritEnv } : {}),
+          ...(values[SANDBOX_FIELD] === false ? { sandbox: false } : {}),
+        };
+        return { ...configFromValues(fields, values, {}), ...confinement };
       } catch (err) {
         const e = err instanceof ConfigFormError ? err : new ConfigFormError('__json', 'The configuration must be valid JSON');
         setError(e);
@@ -185,6 +194,13 @@ export function AdapterConfigFields({ form, companyId }: { form: AdapterForm; co
   return (
     <div className="form">
       {primary.map(render)}
+      {typeof form.values[SANDBOX_FIELD] === 'boolean' ? (
+        <Checkbox
+          label="Run inside the OS sandbox (recommended: without it the agent can read your data home and act as you)"
+          checked={form.values[SANDBOX_FIELD] === true}
+          onChange={(e) => form.set(SANDBOX_FIELD, e.target.checked)}
+        />
+      ) : null}
       {more.length ? (
         <details className="more-settings" open={moreChanged || undefined}>
           <summary>More settings ({more.map((f) => f.label.toLowerCase()).join(', ')})</summary>

@@ -25,11 +25,13 @@ describe('POST /api/companies/{id}/adapters/{type}/test-environment', () => {
       checks: [
         { level: 'info', code: 'cwd_exists', message: expect.any(String) },
         { level: 'info', code: 'cli_detected', message: expect.stringContaining(REPLAY) },
+        // Whether this agent's processes will run inside the OS sandbox (info here, warn without bwrap).
+        { level: expect.stringMatching(/^(info|warn)$/), code: expect.stringMatching(/^sandbox_(available|unavailable)$/), message: expect.any(String) },
       ],
       testedAt: expect.any(String),
     });
     const missing = await t.api('POST', route(company, 'process'), { body: { adapterConfig: { command: 'no-such-agent-cli-xyz' } } });
-    expect(missing.body).toMatchObject({ status: 'fail', checks: [{ level: 'info' }, { level: 'error', code: 'cli_not_found', hint: expect.any(String) }] });
+    expect(missing.body).toMatchObject({ status: 'fail', checks: [{ level: 'info' }, { level: 'error', code: 'cli_not_found', hint: expect.any(String) }, { code: expect.stringMatching(/^sandbox_/) }] });
   });
 
   it('runs a CLI adapter\'s own test: vendor_a_local finds the installed Claude Code and its version', async () => {

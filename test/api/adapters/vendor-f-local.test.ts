@@ -63,7 +63,7 @@ describe('vendor_f_local: the real pi agent against a scripted OpenAI-compatible
     // The environment test with the hello probe: the real pi answers through the scripted server.
     const probe = await t.api('POST', `/api/companies/${company}/adapters/vendor_f_local/test-environment`, { body: { adapterConfig: { command: PI, cwd: work, provider: 'scripted', model: 'gpt-5', helloProbe: true, env: adapterEnv } } });
     expect(probe.body).toMatchObject({ adapterType: 'vendor_f_local', status: 'pass' });
-    expect(probe.body.checks.map((c: any) => c.code)).toEqual(['cwd_exists', 'cli_detected', 'cli_version', 'custom_providers', 'hello_probe_ok']);
+    expect(probe.body.checks.map((c: any) => c.code)).toEqual(['cwd_exists', 'cli_detected', 'cli_version', 'custom_providers', 'hello_probe_ok', expect.stringMatching(/^sandbox_(available|unavailable)$/)]);
     expect(server.requests.filter((r) => r.scripted)).toHaveLength(0);
     const created = await t.api('POST', `/api/companies/${company}/agents`, {
       body: {

@@ -3,6 +3,7 @@ import { chmodSync, cpSync, closeSync, existsSync, openSync, readFileSync, rmSyn
 import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sandboxStatus } from '@service/adapter-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../../helpers/core.js';
 import { CLI, ROOT, rawRequest, requireBuiltCli, spawnServe, stopProcess, type ServeProcess } from '../durability/serve-process.js';
@@ -152,6 +153,16 @@ describe('headcount doctor', () => {
     expect(text.stdout).toContain('integrity_check: ok');
     expect(text.stdout).toMatch(new RegExp(`schema version:\\s+${CURRENT} \\(${MIGRATIONS}/${MIGRATIONS} migrations applied\\)`));
     expect(text.stdout).toMatch(/status:\s+ok/);
+  });
+
+  it('says whether agents run inside the OS sandbox, with the install line when they cannot', () => {
+    const { status, report } = doctorJson(newHome());
+    expect(status).toBe(0);
+    const expected = sandboxStatus();
+    expect(report.sandbox).toEqual(expected);
+    const text = cli(['doctor'], newHome());
+    if (expected.available) expect(text.stdout).toMatch(new RegExp(`agent sandbox:\\s+${expected.kind} \\(agents are confined\\)`));
+    else expect(text.stdout).toContain(`install: ${expected.installHint}`);
   });
 
   it('reports a home without a database as fine, and creates nothing', () => {

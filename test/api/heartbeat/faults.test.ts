@@ -49,7 +49,9 @@ describe('heartbeat fault injection', () => {
   });
 
   it.each([false, true])('cancelling a child that spawned grandchildren (pty: %s) ends cancelled and leaves no survivor', async (pty) => {
-    const agent = await createFakeAgent(t, companyId, 'Forker', { FAKE_MODE: 'grandchildren' }, { pty });
+    // Without the sandbox: the pids the fake agent reports are host pids only outside a PID namespace
+    // (test/api/confinement covers the same with the sandbox on).
+    const agent = await createFakeAgent(t, companyId, 'Forker', { FAKE_MODE: 'grandchildren' }, { pty, sandbox: false });
     const running = await invokeAndWaitFor(agent.id, 'spawned', 2);
     const pids: number[] = [running.pid, ...(await fakeLines(t, running.id)).filter((l) => l.type === 'spawned').map((l) => l.pid)];
     expect(pids).toHaveLength(3);

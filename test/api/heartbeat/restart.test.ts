@@ -43,7 +43,7 @@ describe('server killed mid-run', () => {
     server = await spawnServe(home, { env: { SERVICE_BOARD_TOKEN: TOKEN } });
     let t = client(server.url);
     const companyId = (await t.api('POST', '/api/companies', { body: { name: 'Acme' } })).body.id;
-    const adapterConfig = (mode: string) => ({ command: process.execPath, args: [FAKE_AGENT], env: { FAKE_MODE: mode }, timeoutSec: 60, graceMs: 500 });
+    const adapterConfig = (mode: string) => ({ command: process.execPath, args: [FAKE_AGENT], env: { FAKE_MODE: mode }, timeoutSec: 60, graceMs: 500, sandbox: false });
     const agent = (await t.api('POST', `/api/companies/${companyId}/agents`, { body: { name: 'Worker', adapterType: 'process', adapterConfig: adapterConfig('checkout-then-hang') } })).body;
     const issue = (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Survive a crash', status: 'todo' } })).body;
     expect((await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: { issueId: issue.id } })).status).toBe(202);
@@ -87,7 +87,7 @@ describe('server killed mid-run', () => {
     server = await spawnServe(home, { env: { SERVICE_BOARD_TOKEN: TOKEN } });
     let t = client(server.url);
     const companyId = (await t.api('POST', '/api/companies', { body: { name: 'Acme' } })).body.id;
-    const adapterConfig = { command: process.execPath, args: [FAKE_AGENT], env: { FAKE_MODE: 'grandchildren', FAKE_TICK_MS: '50' }, timeoutSec: 60, graceMs: 500 };
+    const adapterConfig = { command: process.execPath, args: [FAKE_AGENT], env: { FAKE_MODE: 'grandchildren', FAKE_TICK_MS: '50' }, timeoutSec: 60, graceMs: 500, sandbox: false };
     const agent = (await t.api('POST', `/api/companies/${companyId}/agents`, { body: { name: 'Forker', adapterType: 'process', adapterConfig } })).body;
     expect((await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: {} })).status).toBe(202);
     const run = await eventually(async () => (await t.api('GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${agent.id}`)).body.items[0], 5000, 'the run');

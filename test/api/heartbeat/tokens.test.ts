@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 describe('run tokens', () => {
   it('work during the run, refuse a different X-Service-Run-Id, and stop after the run ended + grace', async () => {
-    const tokenFile = path.join(t.home, 'token.txt');
+    const tokenFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'headcount-token-')), 'token.txt');
     const agent = await createFakeAgent(t, companyId, 'Holder', { FAKE_MODE: 'token', FAKE_TOKEN_FILE: tokenFile, FAKE_SLEEP_MS: '1500' });
     const issue = (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Talk about it', status: 'todo' } })).body;
     await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: {} });
@@ -70,7 +71,7 @@ describe('run tokens', () => {
   });
 
   it('stop at once when the agent is terminated', async () => {
-    const tokenFile = path.join(t.home, 'token.txt');
+    const tokenFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'headcount-token-')), 'token.txt');
     const agent = await createFakeAgent(t, companyId, 'Fired', { FAKE_MODE: 'token', FAKE_TOKEN_FILE: tokenFile, FAKE_SLEEP_MS: '1500' });
     await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: {} });
     const run = await eventually(async () => (await t.api('GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${agent.id}`)).body.items[0], 5000, 'the run');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,17 +22,20 @@ afterAll(() => {
   for (const home of [...homes, scratch]) rmSync(home, { recursive: true, force: true });
 });
 
-const record = (name: string) => path.join(scratch, `${name}.jsonl`);
+// The replay CLI's record and state live in the agent's cwd: inside the sandbox it can write nowhere else.
+const cwdOf = (name: string) => path.join(scratch, `${name}-cwd`);
+const record = (name: string) => path.join(cwdOf(name), `${name}.jsonl`);
 const calls = (name: string) => readFileSync(record(name), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 /** An agent whose first heartbeat gets a new thread and whose next ones resume it. */
 async function ampAgent(t: TestCore, companyId: string, name: string) {
+  mkdirSync(cwdOf(name), { recursive: true });
   const res = await t.api('POST', `/api/companies/${companyId}/agents`, {
     body: ampAgentBody(name, {
       CLI_REPLAY_SEQUENCE: [path.join(AMP_FIXTURES, 'success-tool-use.jsonl'), path.join(AMP_FIXTURES, 'resume.jsonl')].join(path.delimiter),
-      CLI_REPLAY_STATE: path.join(scratch, `${name}.state`),
+      CLI_REPLAY_STATE: path.join(cwdOf(name), `${name}.state`),
       CLI_REPLAY_RECORD: record(name),
-    }, { priceAsModel: 'claude-sonnet-4-5', cwd: path.join(scratch, `${name}-cwd`) }),
+    }, { priceAsModel: 'claude-sonnet-4-5', cwd: cwdOf(name) }),
   });
   expect(res.status, res.text).toBe(201);
   return res.body;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestCore } from '../../helpers/core.js';
@@ -14,9 +14,14 @@ export function sh(cwd: string, ...args: string[]): string {
   }).trim();
 }
 
-/** A founder's repository with one commit on `main`. */
+/**
+ * A founder's repository with one commit on `main`, outside /tmp: the agent sandbox gives each run a
+ * private /tmp, where the clone could not read the repository's objects.
+ */
 export function founderRepo(files: Record<string, string> = { 'README.md': '# app\n', 'shared.txt': 'one\n' }): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'headcount-founder-'));
+  const parent = path.join(os.homedir(), '.cache', 'headcount-tests');
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(path.join(parent, 'founder-'));
   sh(dir, 'init', '-q', '-b', 'main');
   for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);
   sh(dir, 'add', '-A');

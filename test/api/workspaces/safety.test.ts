@@ -74,12 +74,13 @@ echo again >> README.md`;
 describe('runs of one issue', () => {
   it('never overlap in its clone, even from two agents', async () => {
     const i = await issue('Shared');
-    const log = path.join(mkdtempSync(path.join(os.tmpdir(), 'headcount-order-')), 'order');
-    const script = (name: string) => `echo start-${name} >> ${log}; sleep 0.4; echo end-${name} >> ${log}`;
+    // Both runs work in the issue's one clone (under the sandbox it is the only place both can write).
+    const script = (name: string) => `echo start-${name} >> .order; sleep 0.4; echo end-${name} >> .order`;
     const [x, y] = [await shellAgent(t, companyId, 'xavier', script('x')), await shellAgent(t, companyId, 'yvonne', script('y'))];
     const runs = await Promise.all([runOn(t, companyId, x.id, i.id), runOn(t, companyId, y.id, i.id)]);
     expect(runs.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
-    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    const ws = (await t.api('GET', `/api/issues/${i.id}/workspace`)).body;
+    const lines = readFileSync(path.join(ws.path, '.order'), 'utf8').trim().split('\n');
     expect([lines.join(' ')]).toContain(lines[0] === 'start-x' ? 'start-x end-x start-y end-y' : 'start-y end-y start-x end-x');
   });
 });

@@ -68,6 +68,11 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
           ) : null
         }
       />
+      {a.adapterConfig.sandbox === false ? (
+        <div className="banner" role="alert">
+          The sandbox is off for this agent: its processes run with your full user access and can read your data home (master key, database, every transcript) and act as the board. <a href={href(`/agents/${agentId}`, { tab: 'configuration' })}>Turn it back on</a>
+        </div>
+      ) : null}
       {a.status === 'draft' ? <div className="banner">This agent is a draft: its hire is waiting for approval. <a href={href('/approvals')}>Open approvals</a></div> : null}
       <div className="tabs" role="tablist" aria-label="Agent sections">
         {TABS.map((t) => (

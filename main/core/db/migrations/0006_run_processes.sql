@@ -1,0 +1,1 @@
+ALTER TABLE `heartbeat_runs` ADD `processes` text;
