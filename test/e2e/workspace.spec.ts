@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { test, expect, shot } from './fixtures.js';
 
@@ -8,7 +8,10 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=Founder', '-c', 'user.email=f@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }).trim();
 
 test('issue workspace: changed files, rendered diff, merge into the founder\'s branch', async ({ signedIn: page, board }) => {
-  const repo = mkdtempSync(path.join(tmpdir(), 'headcount-e2e-repo-'));
+  // Outside /tmp: the agent sandbox gives each run a private /tmp.
+  const parent = path.join(homedir(), '.cache', 'headcount-tests');
+  mkdirSync(parent, { recursive: true });
+  const repo = mkdtempSync(path.join(parent, 'e2e-repo-'));
   git(repo, 'init', '-q', '-b', 'main');
   writeFileSync(path.join(repo, 'app.js'), 'console.log("hello");\n');
   git(repo, 'add', '-A');
