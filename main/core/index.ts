@@ -146,6 +146,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (options.routines !== false) services.routineScheduler.start();
     // Old transcripts and surplus backups: deleted now and daily (settings in instance_settings).
     const retention = startRetention(ctx);
+    // Workspaces of finished issues with nothing left to merge: removed now and hourly.
+    const workspaceRetention = services.workspaces.startSweeping();
 
     let closing: Promise<void> | undefined;
     return {
@@ -162,6 +164,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         closing ??= (async () => {
           // Runs are cancelled (their process trees killed) and recorded before the API goes away.
           retention.stop();
+          workspaceRetention.stop();
           await services.crmSequenceScheduler.stop();
           services.routineScheduler.stop();
           await services.engine.stop();

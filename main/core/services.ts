@@ -9,6 +9,7 @@ import { createAttachmentsService } from './issues/attachments/service.js';
 import { createCompaniesService } from './companies/service.js';
 import { createGoalsService } from './goals/service.js';
 import { createProjectsService } from './projects/service.js';
+import { createWorkspacesService } from './workspaces/service.js';
 import { createCostsService } from './costs/service.js';
 import { createIssuesService } from './issues/service.js';
 import { createCheckoutService } from './issues/checkout.js';
@@ -68,13 +69,17 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
     secrets: createSecretsService(ctx),
     approvals: createApprovalsService(ctx),
     plugins: new PluginService(ctx, options.plugins),
+    workspaces: createWorkspacesService(ctx),
   };
+  // Folders of workspace creations a crash interrupted.
+  areas.workspaces.recover();
   const engine = new HeartbeatEngine(ctx, {
     tokens: options.tokens,
     apiUrl: options.apiUrl,
     resolveEnv: (companyId, env) => areas.secrets.resolveEnv(companyId, env),
     recordCost: (actor, companyId, input) => areas.costs.record(actor, companyId, input),
     tokenGraceSec: RUN_TOKEN_GRACE_SEC,
+    workspaces: areas.workspaces,
     // Called per run, after every service below exists.
     companySkills: (companyId) => (crmBrandVoice.isConfigured(companyId) ? [brandVoiceRuntimeSkill()] : []),
   });

@@ -19,3 +19,4 @@ export * from '../labels/schema.js';
 export * from '../routines/schema.js';
 export * from '../inbox/schema.js';
 export * from '../auth/schema.js';
+export * from '../workspaces/schema.js';

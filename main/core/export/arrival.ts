@@ -23,6 +23,11 @@ export function quietOnArrival(table: string, row: Record<string, unknown>, expo
     case 'agent_heartbeat_settings':
       row.enabled = 0; // the interval is kept for the board to turn back on
       break;
+    case 'projects':
+      // A repository path (and the setup command run in its clones) is the exporting machine's, and
+      // from a stranger's archive it could name any repository here: the board sets it again.
+      Object.assign(row, { workspace_repo_path: null, workspace_base_branch: null, setup_command: null });
+      break;
     case 'routines':
       // No firing until the board turns the routine on; a webhook URL handed out for the other
       // machine does not open this one (the board rotates a new token).

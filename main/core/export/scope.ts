@@ -30,6 +30,7 @@ export const GLOBAL_TABLES: Readonly<Record<string, string>> = {
 export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   secret_versions: 'secret values never leave the instance: they are sealed with its master key; set them again after import',
   agent_api_keys: 'agent credentials are not moved between instances: create new keys after import',
+  issue_workspaces: 'an issue workspace is a clone on this machine: an imported issue gets a new one at its next run',
   search_docs: 'the search index is derived: the import\'s own inserts of issues and comments rebuild it',
 };
 

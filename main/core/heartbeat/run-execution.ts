@@ -15,6 +15,7 @@ import { heartbeatRuntimeSkill } from './skill-routes.js';
 import { inTransaction, type CoreContext } from '../context.js';
 import type { Actor } from '../http/actor.js';
 import type { ResolvedEnv } from '../secrets/resolve.js';
+import type { RunWorkspace, WorkspacesService } from '../workspaces/service.js';
 
 export interface RunDeps {
   ctx: CoreContext;
@@ -27,6 +28,8 @@ export interface RunDeps {
   tokenGraceSec: number;
   /** Skills beyond the heartbeat skill that this company's agents get for a run (e.g. brand voice once configured). */
   companySkills?: (companyId: string) => RuntimeSkill[];
+  /** The issue's own clone of the project's repository, when the project has a workspace. */
+  workspaces?: Pick<WorkspacesService, 'forRun'>;
 }
 
 /** The run record keeps this much of the CLI's final answer. */
@@ -62,6 +65,7 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
   let result: ExecutionResult = { exitCode: null, timedOut: false };
   const meta: Record<string, unknown> = {};
   let network: Awaited<ReturnType<typeof openRunNetwork>> = null;
+  let workspace: RunWorkspace | null = null;
   try {
     if (!adapter) throw Object.assign(new Error(`No adapter of type "${run.adapterType}" is installed`), { code: 'adapter_missing' });
     // The confinement settings (inheritEnv, sandbox) are applied by the process runner, not the adapter.
@@ -79,6 +83,11 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
       redactors.stdout = new StreamRedactor(secretValues);
       redactors.stderr = new StreamRedactor(secretValues);
     }
+    // An issue with a workspace runs in its clone, whatever cwd the agent's configuration names.
+    workspace = (await deps.workspaces?.forRun(run, emit)) ?? null;
+    if (workspace) config.cwd = workspace.path;
+    // Its clone is the one place of the repository the sandbox lets the agent write.
+    if (workspace && confinement.sandbox) confinement.sandbox.writable = [...(confinement.sandbox.writable ?? []), ...workspace.writablePaths];
     const task = run.taskIssueId ? ctx.db.select().from(issues).where(eq(issues.id, run.taskIssueId)).get() : undefined;
     const session = ctx.db
       .select()
@@ -94,14 +103,15 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
       runId: run.id,
       taskId: task?.identifier ?? '',
       taskTitle: task?.title ?? '',
-    });
+      ...workspace?.templateVars,
+    }) + (workspace?.promptNote ?? '');
     // The mentions this run is told about are delivered: later schedules need not wake for them.
     ctx.db.update(issueMentions).set({ readAt: ctx.clock.now().toISOString() }).where(and(eq(issueMentions.agentId, agent.id), isNull(issueMentions.readAt))).run();
     const execute = (sessionParams: Record<string, unknown> | null, apiKey: string) =>
       withConfinement(confinement, () => adapter.execute({
         config,
         agent: { id: agent.id, name: agent.name, companyId: agent.companyId, role: agent.role, title: agent.title },
-        runtime: { apiUrl: deps.apiUrl(), apiKey, env: resolved.env, sessionParams, prompt, wakeReason: run.trigger, skills: [heartbeatRuntimeSkill(), ...(deps.companySkills?.(run.companyId) ?? [])] },
+        runtime: { apiUrl: deps.apiUrl(), apiKey, env: { ...resolved.env, ...workspace?.env }, sessionParams, prompt, wakeReason: run.trigger, skills: [heartbeatRuntimeSkill(), ...(deps.companySkills?.(run.companyId) ?? [])] },
         context: { taskId: task?.identifier ?? null, taskTitle: task?.title ?? null },
         runId: run.id,
         signal: abort.signal,
@@ -134,6 +144,7 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     const code = (err as { code?: unknown }).code;
     result = { exitCode: null, timedOut: false, errorCode: typeof code === 'string' ? code : 'execution_error', errorMessage: err instanceof Error ? err.message : String(err) };
   } finally {
+    workspace?.release();
     emit('stdout', redactors.stdout.end());
     emit('stderr', redactors.stderr.end());
     writer.close();

@@ -117,7 +117,13 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
 
     putInstanceSettings(
       actor: Actor,
-      input: { maxConcurrentRuns?: number | undefined; transcriptRetentionDays?: number | undefined; backupRetentionCount?: number | undefined; limits?: Partial<Record<keyof LimitSettings, number | undefined>> | undefined },
+      input: {
+        maxConcurrentRuns?: number | undefined;
+        transcriptRetentionDays?: number | undefined;
+        backupRetentionCount?: number | undefined;
+        workspaceRetentionHours?: number | undefined;
+        limits?: Partial<Record<keyof LimitSettings, number | undefined>> | undefined;
+      },
     ) {
       assertBoard(actor, 'change instance settings');
       if (input.maxConcurrentRuns !== undefined) {

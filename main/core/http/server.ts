@@ -20,6 +20,7 @@ import { agentsRoutes } from '../agents/routes.js';
 import { assetsRoutes } from '../assets/routes.js';
 import { attachmentsRoutes } from '../issues/attachments/routes.js';
 import { projectsRoutes } from '../projects/routes.js';
+import { workspacesRoutes } from '../workspaces/routes.js';
 import { costsRoutes } from '../costs/routes.js';
 import { goalsRoutes } from '../goals/routes.js';
 import { activityRoutes } from '../activity/routes.js';
@@ -183,7 +184,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     handler: async () => ({ status: 'ok' as const, version: VERSION }),
   });
 
-  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, crmRoutes, crmBrandVoiceRoutes, crmHooksRoutes, crmSequencesRoutes, secretsRoutes, heartbeatRoutes, skillRoutes, pluginsRoutes, adapterEnvironmentRoutes, exportRoutes, systemRoutes, routinesRoutes, labelsRoutes, inboxRoutes, searchRoutes]) {
+  for (const register of [companiesRoutes, agentsRoutes, assetsRoutes, attachmentsRoutes, projectsRoutes, costsRoutes, goalsRoutes, activityRoutes, eventsRoutes, issuesRoutes, issueDocumentsRoutes, issueInteractionsRoutes, approvalsRoutes, crmRoutes, crmBrandVoiceRoutes, crmHooksRoutes, crmSequencesRoutes, secretsRoutes, heartbeatRoutes, skillRoutes, pluginsRoutes, adapterEnvironmentRoutes, exportRoutes, systemRoutes, routinesRoutes, labelsRoutes, inboxRoutes, searchRoutes, workspacesRoutes]) {
     register(app, services);
   }
 

@@ -14,6 +14,11 @@ export const projects = sqliteTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     status: text('status', { enum: PROJECT_STATUSES }).notNull().default('active'),
+    /** The founder's repository (absolute path of its top folder) agents work on, one clone per issue. */
+    workspaceRepoPath: text('workspace_repo_path'),
+    workspaceBaseBranch: text('workspace_base_branch'),
+    /** Run once in every new issue workspace (e.g. `npm install`), before the agent starts. */
+    setupCommand: text('setup_command'),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },

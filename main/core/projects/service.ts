@@ -3,14 +3,18 @@ import { projects, type ProjectRow } from './schema.js';
 import type { Project } from './contract.js';
 import { newId } from '../ids.js';
 import type { Actor } from '../http/actor.js';
-import { assertRecordAccess } from '../access.js';
+import { assertBoard, assertRecordAccess } from '../access.js';
 import { notFound } from '../errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { changedFields } from '../patch.js';
+import { validateWorkspace } from '../workspaces/validate.js';
 
-const toProject = (row: ProjectRow): Project => ({ ...row });
+const toProject = ({ workspaceRepoPath, workspaceBaseBranch, ...row }: ProjectRow): Project => ({
+  ...row,
+  workspace: workspaceRepoPath && workspaceBaseBranch ? { repoPath: workspaceRepoPath, baseBranch: workspaceBaseBranch } : null,
+});
 
 export function requireProject(db: Queryable, actor: Actor, projectId: string): ProjectRow {
   const row = db.select().from(projects).where(eq(projects.id, projectId)).get();
@@ -19,7 +23,23 @@ export function requireProject(db: Queryable, actor: Actor, projectId: string): 
   return row;
 }
 
-type ProjectInput = { name?: string | undefined; description?: string | undefined; status?: ProjectRow['status'] | undefined };
+type ProjectInput = {
+  name?: string | undefined;
+  description?: string | undefined;
+  status?: ProjectRow['status'] | undefined;
+  workspace?: { repoPath: string; baseBranch?: string | undefined } | null | undefined;
+  setupCommand?: string | null | undefined;
+};
+
+/** The row fields of the input, the workspace checked against the disk (400 `invalid_workspace`). */
+function rowFields(ctx: CoreContext, actor: Actor, { workspace, ...rest }: ProjectInput) {
+  // The setup command runs outside the agent sandbox and the repository is what agents may clone:
+  // only the board chooses them.
+  if (workspace !== undefined || rest.setupCommand !== undefined) assertBoard(actor, 'set a project\'s workspace or setup command');
+  if (workspace === undefined) return rest;
+  const checked = workspace ? validateWorkspace(workspace, ctx.paths.home) : null;
+  return { ...rest, workspaceRepoPath: checked?.repoPath ?? null, workspaceBaseBranch: checked?.baseBranch ?? null };
+}
 
 /** Projects group issues and costs. Board and the company's agents may create and edit them. */
 export function createProjectsService(ctx: CoreContext) {
@@ -32,12 +52,14 @@ export function createProjectsService(ctx: CoreContext) {
     get: (actor: Actor, projectId: string): Project => toProject(requireProject(ctx.db, actor, projectId)),
 
     create(actor: Actor, companyId: string, input: ProjectInput & { name: string }): Project {
+      requireCompany(ctx.db, actor, companyId);
+      const fields = rowFields(ctx, actor, input);
       return inTransaction(ctx, (tx) => {
         requireCompany(tx, actor, companyId);
         const at = isoNow(ctx);
         const row = tx
           .insert(projects)
-          .values({ id: newId(), companyId, name: input.name, description: input.description ?? '', status: input.status ?? 'active', createdAt: at, updatedAt: at })
+          .values({ ...fields, id: newId(), companyId, name: input.name, description: input.description ?? '', status: input.status ?? 'active', createdAt: at, updatedAt: at })
           .returning()
           .get();
         recordActivity(tx, at, actor, { companyId, action: 'project.created', entityType: 'project', entityId: row.id, summary: `Project "${row.name}" created` });
@@ -46,9 +68,11 @@ export function createProjectsService(ctx: CoreContext) {
     },
 
     patch(actor: Actor, projectId: string, input: ProjectInput): Project {
+      requireProject(ctx.db, actor, projectId);
+      const wanted = rowFields(ctx, actor, input);
       return inTransaction(ctx, (tx) => {
         const row = requireProject(tx, actor, projectId);
-        const changes = changedFields(row, input);
+        const changes = changedFields(row, wanted);
         const fields = Object.keys(changes);
         if (fields.length === 0) return toProject(row);
         const at = isoNow(ctx);

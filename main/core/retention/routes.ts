@@ -14,6 +14,8 @@ const DiskUsage = z
     backups: z.int().describe('Pre-migration database backups'),
     plugins: z.int().describe('Installed adapter plugins'),
     total: z.int(),
+    workspaces: z.int().describe('Issue workspaces (the agents\' clones; objects shared with your repository are not counted)'),
+    workspacesByCompany: z.array(z.object({ companyId: z.string(), bytes: z.int() })),
     backupFiles: z.array(z.object({ name: z.string(), bytes: z.int(), createdAt: z.string(), schema: z.string().nullable() })),
     companies: z.array(CompanyDiskUse).describe("Each company's transcripts and attachments against its budgets"),
   })
@@ -25,7 +27,14 @@ export const systemRoutes: RouteRegistrar = (app, s) => {
     handler: (req) => {
       assertBoard(req.actor, 'read disk use');
       const { home: _home, ...usage } = diskUsage(s.ctx.paths.home);
-      return { ...usage, backupFiles: listBackups(s.ctx.paths.backups).map(({ path: _p, ...b }) => b), companies: companyDiskUse(s.ctx) };
+      const byCompany = s.workspaces.diskByCompany();
+      return {
+        ...usage,
+        workspaces: byCompany.reduce((n, c) => n + c.bytes, 0),
+        workspacesByCompany: byCompany,
+        backupFiles: listBackups(s.ctx.paths.backups).map(({ path: _p, ...b }) => b),
+        companies: companyDiskUse(s.ctx),
+      };
     },
   });
 };

@@ -14,6 +14,7 @@ import type * as Documents from '../../../main/core/issues/documents/contract.js
 import type * as Interactions from '../../../main/core/issues/interactions/contract.js';
 import type * as Attachments from '../../../main/core/issues/attachments/contract.js';
 import type * as Projects from '../../../main/core/projects/contract.js';
+import type * as Workspaces from '../../../main/core/workspaces/contract.js';
 import type * as Goals from '../../../main/core/goals/contract.js';
 import type * as Secrets from '../../../main/core/secrets/contract.js';
 import type * as Routines from '../../../main/core/routines/contract.js';
@@ -72,6 +73,8 @@ export type Answers = Interactions.Answers;
 
 export type Attachment = Attachments.Attachment;
 export type Project = Projects.Project;
+export type IssueWorkspace = z.infer<typeof Workspaces.IssueWorkspace>;
+export type WorkspaceDiff = z.infer<typeof Workspaces.WorkspaceDiff>;
 export type Goal = Goals.Goal;
 export type Secret = Secrets.Secret;
 export type SystemStatus = Secrets.SystemStatus;

@@ -15,7 +15,7 @@ describe('instance settings', () => {
     t = await startCore();
     // Retention settings live beside the cap (test/reliability/retention.test.ts covers them).
     // So do the limits (test/api/limits/attachments.test.ts covers them).
-    const retention = { transcriptRetentionDays: 30, backupRetentionCount: 5, limits: expect.objectContaining({ transcriptMaxBytes: 50 * 1024 * 1024 }) };
+    const retention = { transcriptRetentionDays: 30, backupRetentionCount: 5, workspaceRetentionHours: 24, limits: expect.objectContaining({ transcriptMaxBytes: 50 * 1024 * 1024 }) };
     expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 4, ...retention });
     expect((await t.api('PUT', '/api/settings', { body: { maxConcurrentRuns: 2 } })).body).toEqual({ maxConcurrentRuns: 2, ...retention });
     expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 2, ...retention });

@@ -34,4 +34,8 @@ describe('an imported row arrives quiet', () => {
   it('routines off and without a webhook token: nothing fires until the board turns them on and rotates the URL', () => {
     expect(arrive('routines', { enabled: 1, webhook_token_hash: 'ab'.repeat(32), title: 'Triage' })).toMatchObject({ enabled: 0, webhook_token_hash: null, title: 'Triage' });
   });
+
+  it('projects without their repository or setup command: an archive cannot point agents at a repository here', () => {
+    expect(arrive('projects', { name: 'Site', workspace_repo_path: '/home/founder/secret', workspace_base_branch: 'main', setup_command: 'curl x | sh' })).toMatchObject({ name: 'Site', workspace_repo_path: null, workspace_base_branch: null, setup_command: null });
+  });
 });

@@ -14,6 +14,8 @@ import { href } from '../../app/router.js';
 import { agentOptions } from './IssueForm.js';
 import { Comments } from './Comments.js';
 import { Interactions } from './Interactions.js';
+import { Workspace } from './Workspace.js';
+import { ProjectRepository } from './ProjectRepository.js';
 import { Documents } from './Documents.js';
 import { Attachments } from './Attachments.js';
 import { Dependencies, IssueLabels } from './Dependencies.js';
@@ -80,6 +82,7 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
           </Section>
           <Dependencies issue={i} companyId={companyId} />
           <Interactions issueId={i.id} focusId={query.get('interaction')} />
+          <Workspace issueId={i.id} />
           <Documents issue={i} />
           <Attachments issue={i} />
           <Comments issueId={i.id} companyId={companyId} agents={agents.data ?? []} />
@@ -94,6 +97,10 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
             </div>
           </Card>
           <IssueLabels issue={i} companyId={companyId} onChange={(labelIds) => patch.mutate({ labelIds })} />
+          {(() => {
+            const project = projects.data?.find((p) => p.id === i.projectId);
+            return project ? <ProjectRepository project={project} companyId={companyId} /> : null;
+          })()}
           <Card>
             <dl className="kv" style={{ gridTemplateColumns: '96px minmax(0,1fr)', margin: 0 }}>
               <dt>Checkout</dt>

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { test, expect, shot } from './fixtures.js';
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Founder', '-c', 'user.email=f@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }).trim();
+
+test('issue workspace: changed files, rendered diff, merge into the founder\'s branch', async ({ signedIn: page, board }) => {
+  // Outside /tmp: the agent sandbox gives each run a private /tmp.
+  const parent = path.join(homedir(), '.cache', 'headcount-tests');
+  mkdirSync(parent, { recursive: true });
+  const repo = mkdtempSync(path.join(parent, 'e2e-repo-'));
+  git(repo, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(repo, 'app.js'), 'console.log("hello");\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'initial');
+  const company = await board.api<{ id: string }>('POST', '/api/companies', { name: 'Initech' });
+  const project = await board.api<{ id: string }>('POST', `/api/companies/${company.id}/projects`, { name: 'App', workspace: { repoPath: repo } });
+  const script = 'set -e; printf \'console.log("hello, world");\\n\' > app.js; printf "# Notes\\n" > NOTES.md; git add -A; git commit -qm "Greet the world"';
+  const agent = await board.api<{ id: string }>('POST', `/api/companies/${company.id}/agents`, {
+    name: 'Dev',
+    role: 'engineer',
+    adapterType: 'process',
+    adapterConfig: { command: '/bin/sh', args: ['-c', script], env: { GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@a.test', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@a.test' }, timeoutSec: 30 },
+  });
+  const issue = await board.api<{ id: string }>('POST', `/api/companies/${company.id}/issues`, { title: 'Greet the world', status: 'todo', projectId: project.id });
+  await board.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { issueId: issue.id });
+  await expect.poll(async () => (await fetch(`${board.url}/api/issues/${issue.id}/workspace`, { headers: { authorization: `Bearer ${board.token}` } })).status, { timeout: 20_000 }).toBe(200);
+  await expect.poll(async () => (await board.api<{ ahead: number }>('GET', `/api/issues/${issue.id}/workspace`)).ahead, { timeout: 20_000 }).toBe(1);
+
+  await page.goto(`${board.url}/#/issues/${issue.id}`);
+  const files = page.getByRole('list', { name: 'Changed files' });
+  await expect(files).toContainText('app.js');
+  await expect(files).toContainText('NOTES.md');
+  await page.getByRole('button', { name: 'Show diff' }).click();
+  await expect(page.getByLabel('Diff')).toContainText('hello, world');
+  await shot(page, '60-issue-workspace-diff');
+  await page.getByRole('button', { name: 'Merge into main' }).click();
+  await expect(page.getByText('Merged', { exact: true })).toBeVisible();
+  expect(git(repo, 'log', '-1', '--format=%s', 'main')).toBe('Greet the world');
+
+  // The project's repository field: the server's reason shows at the field, nothing is saved.
+  const field = page.getByLabel('Repository of App');
+  await expect(field).toHaveValue(repo);
+  await field.fill('relative/app');
+  await page.getByRole('button', { name: 'Save repository' }).click();
+  await expect(page.getByText('"relative/app" is not an absolute path')).toBeVisible();
+  await shot(page, '61-project-repository-error');
+  expect((await board.api<{ workspace: { repoPath: string } }>('GET', `/api/projects/${project.id}`)).workspace.repoPath).toBe(repo);
+});
