@@ -38,12 +38,13 @@ export function countRunningAgents(db: Queryable): number {
   return row?.n ?? 0;
 }
 
-/** Items waiting on the founder in the inboxes of every company not archived (the tray's second number). */
-export function countInboxItems(services: Pick<Services, 'companies' | 'inbox'>): number {
-  let n = 0;
-  for (const c of services.companies.list({ kind: 'board' }, false)) n += services.inbox.list({ kind: 'board' }, c.id).count;
-  return n;
+/** The inbox items of every company not archived, each with its company (the tray's second number, inbox notices). */
+export function inboxItems(services: Pick<Services, 'companies' | 'inbox'>): { companyId: string; id: string; kind: string; title: string; summary: string; link: { path: string } }[] {
+  const all = [];
+  for (const c of services.companies.list({ kind: 'board' }, false)) for (const item of services.inbox.list({ kind: 'board' }, c.id).items) all.push({ ...item, companyId: c.id });
+  return all;
 }
+
 
 /** The details of the activity record behind an event (why an issue changed, which interaction). */
 export function activityDetails(db: Queryable, activityId: string): Record<string, unknown> | null {

@@ -7,7 +7,37 @@
  * record's details, which the caller looks up by `activityId`.
  */
 
-export type NoticeKind = 'approval' | 'run_failed' | 'budget_warning' | 'budget_stop' | 'issue_blocked' | 'confirmation' | 'question';
+export type NoticeKind = 'approval' | 'run_failed' | 'budget_warning' | 'budget_stop' | 'issue_blocked' | 'confirmation' | 'question' | 'crm_draft' | 'limit_hit';
+
+/** An inbox item as the shell reads it (main/core/inbox), with its company. */
+export interface InboxEntry {
+  companyId: string;
+  id: string;
+  kind: string;
+  title: string;
+  summary: string;
+  link: { path: string };
+}
+
+/**
+ * Inbox kinds no single event announces (a CRM draft waiting, an agent at a limit, an issue blocked
+ * for a day): they are noticed when they first appear in the inbox. The other kinds already have
+ * their notice from the event that created them.
+ */
+const INBOX_ONLY: Readonly<Record<string, { kind: NoticeKind; title: string }>> = {
+  crm_draft: { kind: 'crm_draft', title: 'CRM draft waiting' },
+  limit_hit: { kind: 'limit_hit', title: 'An agent hit a limit' },
+  issue_blocked: { kind: 'issue_blocked', title: 'Issue blocked for a day' },
+};
+
+/** The notices of inbox items of the kinds above, keyed by item id. */
+export function inboxNotices(items: readonly InboxEntry[]): Notice[] {
+  return items.flatMap((item) => {
+    const only = INBOX_ONLY[item.kind];
+    if (!only) return [];
+    return [{ kind: only.kind, key: `inbox:${item.id}`, title: only.title, body: item.title, route: `#${item.link.path}${q(item.companyId)}` }];
+  });
+}
 
 export interface BusEvent {
   companyId: string;
@@ -110,6 +140,29 @@ export interface NotifierDeps {
 export class Notifier {
   private readonly dedupe = new NoticeDeduper();
   constructor(private readonly deps: NotifierDeps) {}
+
+  /** Inbox item ids already known; null until the first look (what waits at start is not news). */
+  private knownInbox: Set<string> | null = null;
+
+  /**
+   * One notice per inbox item that appeared since the last look, for the kinds no event announces.
+   * The first look only learns what is there: no burst of notices when the app starts.
+   */
+  handleInbox(items: readonly InboxEntry[]): Notice[] {
+    const notices = inboxNotices(items);
+    const first = this.knownInbox === null;
+    const known = this.knownInbox ?? new Set<string>();
+    this.knownInbox = new Set(notices.map((n) => n.key));
+    if (first) return [];
+    const shown: Notice[] = [];
+    for (const notice of notices) {
+      if (known.has(notice.key) || !this.dedupe.first(notice.key)) continue;
+      if (!this.deps.supported() || this.deps.windowFocused()) continue;
+      this.deps.show(notice);
+      shown.push(notice);
+    }
+    return shown;
+  }
 
   /** Returns the notice shown, or null. */
   handle(event: BusEvent): Notice | null {

@@ -3,7 +3,7 @@ import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { Logger } from '../core/logger.js';
 import type { MasterKeyProvider } from '../core/secrets/master-key.js';
 import type { ShellPlatform, WebContentsLike, WindowLike } from './electron-like.js';
-import { activityDetails, countInboxItems, countRunningAgents, ShellEventBus } from './core-feeds.js';
+import { activityDetails, countRunningAgents, inboxItems, ShellEventBus } from './core-feeds.js';
 import { claimSingleInstance, QuitCoordinator } from './lifecycle.js';
 import { Notifier } from './notifications.js';
 import { appOrigin, decideNavigation, decidePermission, decideWindowOpen, isAppUrl, revealablePath, webPreferences, withSecurityHeaders } from './policy.js';
@@ -226,7 +226,13 @@ export class DesktopShell {
 
   updateTray(): void {
     if (!this.core || !this.tray || this.quit.phase !== 'running') return;
-    const label = trayLabel(countRunningAgents(this.core.database.db), countInboxItems(this.core.services));
+    const items = inboxItems(this.core.services);
+    const label = trayLabel(countRunningAgents(this.core.database.db), items.length);
+    try {
+      this.notifier.handleInbox(items);
+    } catch (err) {
+      this.options.logger.error('could not show a notification', { message: err instanceof Error ? err.message : String(err) });
+    }
     this.tray.setToolTip(label.tooltip);
     this.tray.setTitle(label.title);
     this.tray.setMenu([

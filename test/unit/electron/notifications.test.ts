@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NoticeDeduper, Notifier, noticeFor, type BusEvent, type Notice } from '../../../main/electron/notifications.js';
+import { inboxNotices, NoticeDeduper, Notifier, noticeFor, type BusEvent, type InboxEntry, type Notice } from '../../../main/electron/notifications.js';
 
 const ev = (type: string, entityId: string, extra: Record<string, unknown> = {}): BusEvent => ({
   companyId: 'c1',
@@ -90,5 +90,34 @@ describe('no repeats', () => {
     supported = false;
     expect(n.handle(ev('approval.created', 'ap2'))).toBeNull();
     expect(shown.map((s) => s.key)).toEqual(['approval:ap1', 'run_failed:ap1']);
+  });
+});
+
+describe('inbox items no event announces', () => {
+  const item = (id: string, kind: string, extra: Partial<InboxEntry> = {}): InboxEntry => ({ companyId: 'c1', id, kind, title: `title of ${id}`, summary: '', link: { path: `/x/${id}` }, ...extra });
+
+  it('one notice per new CRM draft, limit hit or day-old block, none for what waited at start or for kinds events cover', () => {
+    const shown: Notice[] = [];
+    let focused = false;
+    const n = new Notifier({ details: () => null, supported: () => true, windowFocused: () => focused, show: (x) => shown.push(x) });
+    // At start: what is already waiting is learned, not announced.
+    expect(n.handleInbox([item('crm_draft:a', 'crm_draft'), item('approval:p', 'approval')])).toEqual([]);
+    const next = n.handleInbox([item('crm_draft:a', 'crm_draft'), item('limit_hit:h', 'limit_hit'), item('issue_blocked:i', 'issue_blocked'), item('approval:q', 'approval')]);
+    expect(next.map((x) => [x.kind, x.key, x.route])).toEqual([
+      ['limit_hit', 'inbox:limit_hit:h', '#/x/limit_hit:h?company=c1'],
+      ['issue_blocked', 'inbox:issue_blocked:i', '#/x/issue_blocked:i?company=c1'],
+    ]);
+    expect(shown).toHaveLength(2);
+    // No repeats on the next look; a focused window shows its own inbox instead.
+    expect(n.handleInbox([item('limit_hit:h', 'limit_hit'), item('issue_blocked:i', 'issue_blocked')])).toEqual([]);
+    focused = true;
+    expect(n.handleInbox([item('crm_draft:b', 'crm_draft')])).toEqual([]);
+    expect(shown).toHaveLength(2);
+  });
+
+  it('notices carry the item title and a deep link into its company', () => {
+    expect(inboxNotices([item('crm_draft:z', 'crm_draft', { companyId: 'c 2', title: 'CRM draft to ana@x.test' })])).toEqual([
+      { kind: 'crm_draft', key: 'inbox:crm_draft:z', title: 'CRM draft waiting', body: 'CRM draft to ana@x.test', route: '#/x/crm_draft:z?company=c%202' },
+    ]);
   });
 });
