@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test, expect, shot, FAKE_AGENT } from './fixtures.js';
@@ -55,7 +56,11 @@ test('founder flow: onboarding, hire, issue, heartbeat with live transcript, cos
   await hire.getByLabel('Monthly budget (USD)').fill('20');
   await hire.getByLabel('Adapter').selectOption('process');
   await hire.getByLabel('Command *').fill('/bin/sh');
-  const gate = path.join(board.home, 'gate');
+  // Outside the data home and /tmp: the sandboxed agent sees neither (its /tmp is its own), but it
+  // may read the rest of the machine.
+  const gateDir = path.join(os.homedir(), '.cache', 'headcount-tests');
+  mkdirSync(gateDir, { recursive: true });
+  const gate = path.join(gateDir, `gate-${process.pid}-${Date.now()}`);
   await hire.getByLabel('Args', { exact: true }).fill(['-c', 'echo "waking up"; while [ ! -e "$2" ]; do sleep 0.1; done; exec "$0" "$1"', process.execPath, FAKE_AGENT, gate].join('\n'));
   await hire.getByLabel('Why hire (for the approval)').fill('We need a landing page this week.');
   await shot(page, '05-hire-dialog');
@@ -114,6 +119,7 @@ test('founder flow: onboarding, hire, issue, heartbeat with live transcript, cos
   writeFileSync(gate, '');
   await expect(transcript).toContainText('"type":"checkout","status":200', { timeout: 30_000 });
   await expect(transcript).toContainText('"type":"result","ok":true');
+  rmSync(gate, { force: true });
   await expect(page.locator('h1 .pill')).toHaveText('succeeded');
   await shot(page, '10-run-succeeded');
 

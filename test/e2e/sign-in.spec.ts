@@ -42,8 +42,11 @@ test('a session ended elsewhere returns the open page to sign-in with the reason
   await expect(page.getByRole('combobox', { name: 'Company' })).toBeVisible();
   // Another tab signed out: the cookie this page holds is no longer a session.
   await page.evaluate(() => fetch('/api/board/session', { method: 'DELETE' }).then(() => undefined));
-  // Any next request (here: navigating to another page) is a 401.
-  await page.getByRole('link', { name: 'Agents' }).click();
+  // Any next request (navigating to another page, or the board's own polling, whichever comes
+  // first) is a 401.
+  await page.evaluate(() => {
+    location.hash = '#/agents';
+  });
   await expect(page.getByRole('heading', { name: 'Sign in to the board' })).toBeVisible();
   await expect(page.getByRole('alert')).toContainText('You are signed out');
   await shot(page, 'sign-in-after-401');

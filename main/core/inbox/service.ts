@@ -163,11 +163,14 @@ function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
   }
   for (const h of newest.values()) {
     const count = hits.filter((x) => x.entityId === h.entityId && x.details?.limit === h.details?.limit).length;
+    // The activity reads "<agent> hit a limit: <which limit>": the title names the agent, the summary the limit.
+    const cut = h.summary.indexOf(': ');
+    const [who, which] = cut < 0 ? [h.summary, ''] : [h.summary.slice(0, cut), h.summary.slice(cut + 2)];
     items.push({
       id: `limit_hit:${h.id}`,
       kind: 'limit_hit',
-      title: h.summary,
-      summary: count > 1 ? `${count} times in the last day` : 'Once in the last day',
+      title: who,
+      summary: count > 1 ? `${which} · ${count} times in the last day` : which,
       createdAt: h.createdAt,
       // A limit hit inside a run (its transcript cap) links to that run, any other to the agent.
       link: typeof h.details?.runId === 'string' ? { type: 'heartbeat_run', id: h.details.runId, path: `/runs/${h.details.runId}` } : { type: 'agent', id: h.entityId, path: `/agents/${h.entityId}` },
