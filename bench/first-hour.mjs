@@ -41,10 +41,12 @@ function timedStart() {
     detached: true,
   });
   let out = '';
+  let listened = false;
   return new Promise((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (d) => {
       out += d;
-      if (/^listening on /m.test(out)) {
+      if (!listened && /^listening on /m.test(out)) {
+        listened = true;
         const ms = performance.now() - started;
         process.kill(-child.pid, 'SIGTERM');
         child.once('exit', () => {
@@ -53,7 +55,9 @@ function timedStart() {
         });
       }
     });
-    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before listening:\n${out}`)));
+    child.once('exit', (code) => {
+      if (!listened) reject(new Error(`npm start exited (${code}) before listening:\n${out}`));
+    });
   });
 }
 
