@@ -1,6 +1,7 @@
 import type { Confinement, ServerAdapterModule } from '@service/adapter-utils';
 import { splitConfinement } from '../../../adapters/config-values.js';
 import type { HomePaths } from '../context.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
 /**
  * How one run's processes are confined (docs/security.md, "What an agent can and cannot reach"):
@@ -19,7 +20,7 @@ export function runConfinement(paths: HomePaths, adapter: Pick<ServerAdapterModu
       inheritEnv,
       runId,
       ...(networkAllowlist ? { networkAllowlist } : {}),
-      sandbox: confinement.sandbox === false ? null : { hidden: [paths.home], stateDirs: adapter.stateDirs ?? [] },
+      sandbox: confinement.sandbox === false ? null : { hidden: [paths.home], stateDirs: adapter.stateDirs ?? [], readable: [PACKAGE_ROOT] },
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,25 @@ describe('sandbox policy', () => {
       expect(at('--remount-ro', path.join(root, 'home'))).toBeGreaterThan(at('--bind', path.join(root, 'home', 'work')));
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an install under /tmp', () => {
+  it('is bound back read-only over the private /tmp, with a data home inside it still hidden; elsewhere nothing is added', () => {
+    const install = mkdtempSync(path.join(os.tmpdir(), 'hc-bwrap-install-'));
+    try {
+      mkdirSync(path.join(install, '.service-dev'), { recursive: true });
+      const home = path.join(install, '.service-dev');
+      const { args } = bwrapCommand({ command: 'node', args: [], cwd: install, env: {}, scratchDir: install, policy: { hidden: [home], stateDirs: [], readable: [install, '/usr'] } });
+      const at = (flag: string, p: string) => args.findIndex((a, i) => a === flag && args[i + 1] === p);
+      const real = realpathSync(install);
+      expect(at('--ro-bind', real)).toBeGreaterThan(at('--tmpfs', '/tmp'));
+      expect(at('--tmpfs', realpathSync(home))).toBeGreaterThan(at('--ro-bind', real));
+      // Outside /tmp the root's read-only mount already shows it.
+      expect(at('--ro-bind', '/usr')).toBe(-1);
+    } finally {
+      rmSync(install, { recursive: true, force: true });
     }
   });
 });

@@ -20,6 +20,11 @@ export interface SandboxPolicy {
   stateDirs: string[];
   /** Further writable folders (absolute), e.g. a worktree the run uses besides its cwd. */
   writable?: string[];
+  /**
+   * Folders the run reads that may lie under /tmp, which the sandbox replaces with a private one:
+   * Headcount's own install (its bundled agent scripts) when it lives there. Bound back read-only.
+   */
+  readable?: string[];
   /** Set by `openRunNetwork` for an agent with a host allowlist: its own network namespace, bridged. */
   network?: NetworkPolicy;
 }
@@ -142,12 +147,15 @@ export function bwrapCommand(input: BwrapInput): SandboxedCommand {
     .filter((p) => existsSync(p))
     .map(real)
     .filter((p) => !hidden.includes(p));
+  const underTmp = (p: string) => p === '/tmp' || p.startsWith('/tmp/');
+  const readable = (input.policy.readable ?? []).filter((p) => existsSync(p)).map(real).filter((p) => underTmp(p) && p !== '/tmp');
   const mounts: { path: string; args: string[]; order: number }[] = [
     // A private /tmp: the host's holds other runs' folders and the sockets of ssh-agent, the session
     // bus and X11, which a read-only mount would still let the agent connect to. It stays writable
     // (CLIs, and sandboxes of their own such as Codex's, create folders there) and vanishes with the run.
     { path: '/tmp', args: ['--tmpfs', '/tmp'], order: 0 },
     ...hidden.map((p) => ({ path: p, args: ['--tmpfs', p], order: 0 })),
+    ...readable.map((p) => ({ path: p, args: ['--ro-bind', p, p], order: 1 })),
     ...masked.map((p) => ({ path: p, args: ['--ro-bind', '/dev/null', p], order: 1 })),
     ...writable.map((p) => ({ path: p, args: ['--bind', p, p], order: 2 })),
     ...(net?.bridge ? [{ path: net.bridge.dir, args: ['--ro-bind', net.bridge.dir, net.bridge.dir], order: 2 }] : []),
