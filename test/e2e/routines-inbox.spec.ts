@@ -127,8 +127,20 @@ test('inbox: items with inline actions, unread count in the sidebar and the titl
   await docShot(page, '43-inbox');
 
   await list.getByRole('listitem').filter({ hasText: 'Strategy' }).getByRole('button', { name: 'Approve' }).click();
-  await expect(list.getByRole('listitem')).toHaveCount(2);
-  await list.getByRole('listitem').filter({ hasText: 'run failed' }).getByRole('button', { name: 'Dismiss' }).click();
+  await expect(list.getByRole('listitem').filter({ hasText: 'Strategy' })).toHaveCount(0);
+  // Approving wakes the requesting agent, and its run fails too (the fake agent exits 2): wait until
+  // that run has ended, so its failed-run item is there before dismissing the failed runs.
+  await expect
+    .poll(async () => {
+      const runs = await board.api<{ items: { status: string }[] }>('GET', `/api/companies/${companyId}/heartbeat-runs?agentId=${agentId}`);
+      return runs.items.length >= 2 && runs.items.every((r) => !['queued', 'running'].includes(r.status));
+    }, { timeout: 30_000 })
+    .toBe(true);
+  const failed = list.getByRole('listitem').filter({ hasText: 'run failed' });
+  await expect(failed).toHaveCount(2);
+  await failed.first().getByRole('button', { name: 'Dismiss' }).click();
+  await expect(failed).toHaveCount(1);
+  await failed.first().getByRole('button', { name: 'Dismiss' }).click();
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(page).toHaveTitle('(1) Headcount');
 });
