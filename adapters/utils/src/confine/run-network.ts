@@ -7,7 +7,9 @@ import { createAllowlistProxy, type Dial } from './allowlist-proxy.js';
 import type { Confinement } from './confinement.js';
 import { NET_BRIDGE_SOURCE } from './net-bridge.js';
 import { parseAllowlist } from './network-allowlist.js';
-import { sandboxStatus, type SandboxStatus } from './sandbox.js';
+import { sandboxStatus, type NetworkPolicy, type SandboxStatus } from './sandbox.js';
+
+export type { NetworkPolicy };
 
 /**
  * The network of a run whose agent has a `networkAllowlist`. On Linux bubblewrap gives the sandbox
@@ -18,22 +20,6 @@ import { sandboxStatus, type SandboxStatus } from './sandbox.js';
  * listens on a loopback TCP port and the Seatbelt profile denies every connection but those two
  * ports. Either way a tool that ignores the proxy variables reaches nothing: the list fails closed.
  */
-export interface NetworkPolicy {
-  apiPort: number;
-  proxyPort: number;
-  /** Linux: the sockets and the bridge script, in one folder bound read-only into the sandbox. */
-  bridge?: {
-    dir: string;
-    apiSocket: string;
-    proxySocket: string;
-    script: string;
-    /** The Node (or Electron, run as Node) that starts the bridge. */
-    nodePath: string;
-    electron: boolean;
-  };
-}
-
-
 export interface RunNetwork {
   policy: NetworkPolicy;
   close(): Promise<void>;

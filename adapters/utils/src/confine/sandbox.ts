@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { proxyEnv } from './network-allowlist.js';
-import type { NetworkPolicy } from './run-network.js';
 
 /**
  * The OS sandbox around an agent process: bubblewrap on Linux, Seatbelt (`sandbox-exec`) on macOS,
@@ -27,6 +26,22 @@ export interface SandboxPolicy {
   readable?: string[];
   /** Set by `openRunNetwork` for an agent with a host allowlist: its own network namespace, bridged. */
   network?: NetworkPolicy;
+}
+
+/** A run's own network namespace, bridged to the API and an allowlisting proxy (opened by run-network.ts). */
+export interface NetworkPolicy {
+  apiPort: number;
+  proxyPort: number;
+  /** Linux: the sockets and the bridge script, in one folder bound read-only into the sandbox. */
+  bridge?: {
+    dir: string;
+    apiSocket: string;
+    proxySocket: string;
+    script: string;
+    /** The Node (or Electron, run as Node) that starts the bridge. */
+    nodePath: string;
+    electron: boolean;
+  };
 }
 
 /** What a spawn under the sandbox looks like: the program to start and its arguments. */
