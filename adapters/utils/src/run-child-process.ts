@@ -10,7 +10,7 @@ import { buildAgentEnv } from './confine/agent-env.js';
 import { currentConfinement, type Confinement } from './confine/confinement.js';
 import { bwrapCommand, prepareStatePaths, sandboxStatus, seatbeltCommand } from './confine/sandbox.js';
 import { PROCESS_TAG_VAR } from './confine/process-tree.js';
-import { killRunTree } from './confine/kill-run.js';
+import { killRunTree, sweepRunTree } from './confine/kill-run.js';
 import { resolveCommand } from './resolve-command.js';
 
 export interface RunChildProcessOptions {
@@ -70,7 +70,7 @@ type Emit = (stream: 'stdout' | 'stderr', chunk: string) => void;
 /** After the main process exited, how long its pipes may still deliver output before they are cut. */
 const PIPE_DRAIN_MS = 500;
 
-function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.ProcessEnv, emit: Emit, killLeftovers: (pid: number) => void): Started {
+function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.ProcessEnv, emit: Emit, killLeftovers: (pid: number) => Promise<void>): Started {
   const child = spawn(command, opts.args ?? [], {
     cwd: opts.cwd,
     env,
@@ -92,7 +92,7 @@ function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.P
     // inherited stdout (a `setsid` grandchild) must not keep the run alive. Leftovers are killed,
     // then the pipes get a moment to deliver what was already written before they are cut.
     child.once('exit', (code, sig) => {
-      if (child.pid) killLeftovers(child.pid);
+      const swept = child.pid ? killLeftovers(child.pid) : Promise.resolve();
       let settled = false;
       const finish = () => {
         if (settled) return;
@@ -104,7 +104,8 @@ function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.P
         const tailErr = err.end();
         if (tailOut) emit('stdout', tailOut);
         if (tailErr) emit('stderr', tailErr);
-        resolve({ exitCode: code, signal: signalName(sig) });
+        // The run is over only once nothing it started is left.
+        void swept.then(() => resolve({ exitCode: code, signal: signalName(sig) }));
       };
       const drain = setTimeout(finish, PIPE_DRAIN_MS);
       child.once('close', finish);
@@ -116,7 +117,7 @@ function startPipes(command: string, opts: RunChildProcessOptions, env: NodeJS.P
   return { pid: child.pid, done };
 }
 
-async function startPty(command: string, opts: RunChildProcessOptions, env: NodeJS.ProcessEnv, emit: Emit, killLeftovers: (pid: number) => void): Promise<Started> {
+async function startPty(command: string, opts: RunChildProcessOptions, env: NodeJS.ProcessEnv, emit: Emit, killLeftovers: (pid: number) => Promise<void>): Promise<Started> {
   const pty = await import('node-pty');
   const term = pty.spawn(command, opts.args ?? [], {
     name: 'xterm-256color',
@@ -135,9 +136,8 @@ async function startPty(command: string, opts: RunChildProcessOptions, env: Node
   const done = new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
       releaseTail();
-      killLeftovers(term.pid);
       const sig = signalName(signal);
-      resolve({ exitCode: sig ? null : exitCode, signal: sig });
+      void killLeftovers(term.pid).then(() => resolve({ exitCode: sig ? null : exitCode, signal: sig }));
     });
   });
   return { pid: term.pid, done };
@@ -180,7 +180,7 @@ export async function runChildProcess(command: string, opts: RunChildProcessOpti
     spawnArgs = wrapped.args;
   }
   const spawnOpts: RunChildProcessOptions = { ...opts, cwd, args: spawnArgs };
-  const killLeftovers = (pid: number) => killRunTree(pid, tag, 'SIGKILL');
+  const killLeftovers = (pid: number) => sweepRunTree(pid, tag);
   const graceMs = opts.graceMs ?? 10_000;
   let timedOut = false;
   let idleTimedOut = false;

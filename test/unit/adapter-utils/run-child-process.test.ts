@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runChildProcess, renderTemplate, buildServiceEnv, asBoolean, asNumber, asString } from '@service/adapter-utils';
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Alive and not a zombie: a killed process whose parent is gone waits as a zombie until init reaps it. */
 const running = (pid: number) => {
@@ -78,6 +78,26 @@ describe('runChildProcess with pipes', () => {
     expect(pids).toHaveLength(2);
     expect(result.cancelled).toBe(true);
     for (const pid of pids) expect(await alive(pid)).toBe(false);
+  });
+
+  it('returns only once no process it started is left, even those forked while it was looking', async () => {
+    // The leader leaves behind a detached loop that keeps starting `setsid` children: whatever is
+    // forked between a scan of the processes and the signals must be caught by another round.
+    const mark = `mark-${process.pid}-${Date.now()}`;
+    const { result } = await collect('node', {
+      args: ['-e', "require('child_process').spawn('sh',['-c','while :; do setsid sleep 1000 & done'],{stdio:'ignore',detached:true}).unref(); setTimeout(()=>{},200)"],
+      env: { LEFTOVER_MARK: mark },
+      confinement: null,
+    });
+    expect(result.exitCode).toBe(0);
+    const left = readdirSync('/proc').filter((n) => /^\d+$/.test(n) && running(Number(n))).filter((n) => {
+      try {
+        return readFileSync(`/proc/${n}/environ`, 'utf8').includes(mark);
+      } catch {
+        return false;
+      }
+    });
+    expect(left).toEqual([]);
   });
 
   it('reports a child killed from outside with its signal', async () => {

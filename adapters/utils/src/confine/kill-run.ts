@@ -16,3 +16,22 @@ export function killRunTree(pid: number, tag: string, signal: 'SIGTERM' | 'SIGKI
   signalEach(inside, signal);
   if (!spareLeader || signal === 'SIGKILL') killTree(pid, signal);
 }
+
+/**
+ * Kills every process of one call and keeps looking until none is left: a scan can race a fork
+ * (`setsid` forks when it is already a group leader), so a process created between the scan and
+ * the signal is caught by the next round. Gives up after `limitMs`; restart recovery still finds
+ * anything that survived by its tag.
+ */
+export async function sweepRunTree(pid: number, tag: string, limitMs = 2000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (let round = 0; ; round++) {
+    const left = new Set([...descendantsOf(pid), ...processesWithEnv(PROCESS_TAG_VAR, new Set([tag]))]);
+    left.delete(pid);
+    killTree(pid, 'SIGKILL');
+    if (left.size === 0 && round > 0) return;
+    signalEach(left, 'SIGKILL');
+    if (Date.now() >= deadline) return;
+    await new Promise((r) => setTimeout(r, round < 3 ? 5 : 25));
+  }
+}
