@@ -44,7 +44,7 @@ export default tseslint.config(
           paths: [electronOnly],
           patterns: [
             {
-              regex: '^(\\.\\./)+main/(?!core/([a-z-]+/)+contract(\\.js)?$|core/http/common-contract(\\.js)?$)',
+              regex: '^(\\.\\./)+main/(?!core/([a-z-]+/)+contract(\\.js)?$|core/kernel/common-contract(\\.js)?$)',
               message: 'The renderer may import only contract files of main/core.',
             },
           ],

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import type { Clock } from './clock.js';
+import type { Clock } from './kernel/clock.js';
 import type { Db } from './db/connection.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './kernel/logger.js';
 import type { AdapterRegistry } from '../../adapters/registry.js';
 import type { EventBus } from './events/bus.js';
+import type { ActivityKind, CompanyEventBody } from './kernel/events.js';
 import type { RunLookup } from './heartbeat/run-lookup.js';
 import type { MasterKeyProvider } from './secrets/master-key.js';
 
@@ -42,11 +43,8 @@ export interface CoreContext {
   keyProvider: MasterKeyProvider;
 }
 
-interface PendingEvent {
-  companyId: string;
-  type: string;
-  data: Record<string, unknown>;
-}
+/** Events raised in a transaction are activity events (activity/service.ts). */
+type PendingEvent = { companyId: string } & Extract<CompanyEventBody, { type: ActivityKind }>;
 
 /** Events raised inside a transaction, published only once it commits. */
 const pendingEvents = new WeakMap<object, PendingEvent[]>();

@@ -107,3 +107,9 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
 export const RUN_TOKEN_GRACE_SEC = 60;
 
 export type Services = ReturnType<typeof createServices>;
+
+declare module './kernel/route.js' {
+  // Routes see the services object built above (kernel/route.ts names no domain itself).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface RouteServices extends Services {}
+}

@@ -1,5 +1,6 @@
 import { countDistinct, eq } from 'drizzle-orm';
-import { EventBus, type CompanyEvent } from '../core/events/bus.js';
+import { EventBus, type CompanyEvent, type PayloadOf } from '../core/events/bus.js';
+import type { EventKind } from '../core/kernel/events.js';
 import { activity } from '../core/activity/schema.js';
 import { heartbeatRuns } from '../core/heartbeat/schema.js';
 import type { Queryable } from '../core/context.js';
@@ -12,7 +13,7 @@ import type { Services } from '../core/services.js';
 export class ShellEventBus extends EventBus {
   private readonly anyListeners = new Set<(event: CompanyEvent) => void>();
 
-  override publish(companyId: string, type: string, data: Record<string, unknown>, at?: string): CompanyEvent {
+  override publish<T extends EventKind>(companyId: string, type: T, data: PayloadOf<T>, at?: string): CompanyEvent {
     const event = super.publish(companyId, type, data, at);
     for (const listener of this.anyListeners) {
       // A shell listener failing must never break the core's publish (it runs after a commit).

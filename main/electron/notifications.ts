@@ -6,6 +6,7 @@
  * of an issue, the kind of an interaction, the month of a budget alert) are in the activity
  * record's details, which the caller looks up by `activityId`.
  */
+import type { EventKind } from '../core/kernel/events.js';
 
 export type NoticeKind = 'approval' | 'run_failed' | 'budget_warning' | 'budget_stop' | 'issue_blocked' | 'confirmation' | 'question' | 'crm_draft' | 'limit_hit';
 
@@ -41,7 +42,8 @@ export function inboxNotices(items: readonly InboxEntry[]): Notice[] {
 
 export interface BusEvent {
   companyId: string;
-  type: string;
+  /** A kind of the catalogue: a misspelt kind below is a compile error. */
+  type: EventKind;
   data: Record<string, unknown>;
 }
 

@@ -15,14 +15,16 @@ import { activateDraft, createHiresService, retireDraft, updateDraft } from './h
 import { createApprovalCommentsService } from './comments.js';
 import { requestWake } from '../issues/wake.js';
 import { isUuid } from '../issues/lookup.js';
-import type { Actor } from '../http/actor.js';
-import { assertBoard } from '../access.js';
-import { badRequest, forbidden } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertBoard } from '../kernel/access.js';
+import { badRequest, forbidden } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
+import type { ActivityKind } from '../kernel/events.js';
 
 type Decision = 'approved' | 'rejected' | 'revision_requested';
+const DECIDED = { approved: 'approval.approved', rejected: 'approval.rejected', revision_requested: 'approval.revision_requested' } as const satisfies Record<Decision, ActivityKind>;
 
 const issueProblem = (index: number, message: string) =>
   badRequest('invalid_issue', `body.issueIds.${index}: ${message}`, {
@@ -80,7 +82,7 @@ export function createApprovalsService(ctx: CoreContext) {
       wakeRequester(tx, at, row);
       recordActivity(tx, at, actor, {
         companyId: row.companyId,
-        action: `approval.${to}`,
+        action: DECIDED[to],
         entityType: 'approval',
         entityId: row.id,
         summary: `Approval ${to.replace('_', ' ')}: ${approvalLabel(row)}`,

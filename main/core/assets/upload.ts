@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../services.js';
+import type { RouteServices } from '../kernel/route.js';
 import type { AssetRow } from './schema.js';
 import { MAX_UPLOAD_BYTES } from './service.js';
 import { verifiedImageType, LOGO_CONTENT_TYPES } from './image-type.js';
-import { assertBoard } from '../access.js';
-import { badRequest, ServiceError } from '../errors.js';
+import { assertBoard } from '../kernel/access.js';
+import { badRequest, ServiceError } from '../kernel/errors.js';
 import { requireCompany } from '../companies/service.js';
 
 export interface ReceivedFile {
@@ -62,7 +62,7 @@ export async function receiveFile(req: FastifyRequest, options: ReceiveOptions):
  * Receives one image file from a multipart request and stores it as a logo asset of the company.
  * The declared content type must be allowed and must match the bytes.
  */
-export async function receiveLogo(req: FastifyRequest, s: Services, companyId: string): Promise<AssetRow> {
+export async function receiveLogo(req: FastifyRequest, s: RouteServices, companyId: string): Promise<AssetRow> {
   assertBoard(req.actor, 'upload a company logo');
   requireCompany(s.ctx.db, req.actor, companyId);
   const file = await receiveFile(req, { what: 'the logo' });

@@ -2,15 +2,16 @@ import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { companies, type CompanyRow } from './schema.js';
 import { assets } from '../assets/schema.js';
 import type { Company } from './contract.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { assertBoard, assertCompanyAccess } from '../access.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertBoard, assertCompanyAccess } from '../kernel/access.js';
+import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { changedFields } from '../patch.js';
+import { changedFields } from '../kernel/patch.js';
 import { uniqueIssuePrefix } from './issue-prefix.js';
 import { cancelRuns, reconcileCompanyBudget, type RunCancellation } from '../costs/budget-rules.js';
+import type { ActivityKind } from '../kernel/events.js';
 
 export const assetContentUrl = (assetId: string): string => `/api/assets/${assetId}/content`;
 
@@ -49,8 +50,10 @@ export interface CompanyPatch {
  * active --pause--> paused --resume--> active; any --archive--> archived --unarchive--> active.
  * A paused or archived company runs no heartbeats; archived ones are hidden from default lists.
  */
+const COMPANY_STATUS_CHANGED = { archive: 'company.archived', unarchive: 'company.unarchived', pause: 'company.paused', resume: 'company.resumed' } as const satisfies Record<string, ActivityKind>;
+
 export function createCompaniesService(ctx: CoreContext) {
-  function setStatus(actor: Actor, companyId: string, next: CompanyRow['status'], allowedFrom: CompanyRow['status'][], action: string) {
+  function setStatus(actor: Actor, companyId: string, next: CompanyRow['status'], allowedFrom: CompanyRow['status'][], action: 'archive' | 'unarchive' | 'pause' | 'resume') {
     assertBoard(actor, `${action} a company`);
     return inTransaction(ctx, (tx) => {
       const row = requireCompany(tx, actor, companyId);
@@ -69,7 +72,7 @@ export function createCompaniesService(ctx: CoreContext) {
         .get();
       recordActivity(tx, at, actor, {
         companyId,
-        action: `company.${action}d`,
+        action: COMPANY_STATUS_CHANGED[action],
         entityType: 'company',
         entityId: companyId,
         summary: `Company "${row.name}" ${action}d`,

@@ -1,12 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { recordActivity } from '../activity/service.js';
-import type { Actor } from '../http/actor.js';
-import { actorRef } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
+import { actorRef } from '../kernel/actor.js';
 import type { Queryable } from '../context.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import type { Contact } from './contact.js';
 import type { ChannelAdapter } from './channels/types.js';
 import { crmActivities, type CrmActivityRow, type CrmActivityStatus, type CrmOutboxRow } from './schema.js';
+import type { ActivityKind } from '../kernel/events.js';
 
 /** A validated outbound message, ready for the dispatcher's steps. */
 export interface PreparedSend {
@@ -39,6 +40,18 @@ export function loadActivity(db: Queryable, activityId: string): CrmActivityRow 
   return db.select().from(crmActivities).where(eq(crmActivities.id, activityId)).get();
 }
 
+/** Spelled out, so each event kind can be found by its name. */
+const CRM_ACTIVITY_CHANGED: Record<CrmActivityStatus, ActivityKind> = {
+  draft_pending_approval: 'crm.activity.draft_pending_approval',
+  sending: 'crm.activity.sending',
+  sent: 'crm.activity.sent',
+  sent_dryrun: 'crm.activity.sent_dryrun',
+  blocked_by_allowlist: 'crm.activity.blocked_by_allowlist',
+  blocked_by_quota: 'crm.activity.blocked_by_quota',
+  failed: 'crm.activity.failed',
+  rejected: 'crm.activity.rejected',
+};
+
 const STATUS_WORDS: Record<CrmActivityStatus, string> = {
   draft_pending_approval: 'waits for approval',
   sent: 'sent',
@@ -56,7 +69,7 @@ export function announce(
   at: string,
   actor: Actor | 'system',
   row: Pick<CrmActivityRow, 'id' | 'companyId' | 'status' | 'channel' | 'outboxId' | 'kind'>,
-  action = `crm.activity.${row.status}`,
+  action: ActivityKind = CRM_ACTIVITY_CHANGED[row.status],
 ): void {
   recordActivity(tx, at, actor, {
     companyId: row.companyId,
@@ -109,7 +122,7 @@ export function writeOutcome(tx: Queryable, at: string, p: PreparedSend, existin
 }
 
 /** Updates a row already known by id (the send phase and recovery) and announces it. */
-export function updateActivity(tx: Queryable, at: string, actor: Actor | 'system', id: string, outcome: Outcome, action?: string): CrmActivityRow {
+export function updateActivity(tx: Queryable, at: string, actor: Actor | 'system', id: string, outcome: Outcome, action?: ActivityKind): CrmActivityRow {
   const row = tx
     .update(crmActivities)
     .set({ ...outcome, updatedAt: at })

@@ -1,15 +1,16 @@
 import { and, asc, eq, isNull, ne, type SQL } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { conflict, notFound } from '../errors.js';
-import { validationError } from '../http/error-contract.js';
+import { conflict, notFound } from '../kernel/errors.js';
+import { validationError } from '../kernel/error-contract.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { issues } from '../issues/schema.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { crmContentPieces, type CrmContentPieceRow } from './schema.js';
 import type { ContentPiece, CreateContentPieceInput, ListContentPiecesQuery, UpdateContentPieceInput } from './contract.js';
 import { toContentPiece } from './present.js';
+import type { ActivityKind } from '../kernel/events.js';
 
 /** Live content pieces linked to an issue (the post-issue hooks' input). */
 export function listContentPiecesForIssue(db: Queryable, companyId: string, issueId: string): CrmContentPieceRow[] {
@@ -47,7 +48,7 @@ function assertPathFree(db: Queryable, companyId: string, sourcePath: string, ex
 
 /** Content pieces: the company's agents and the board read and write them (agents write the content). */
 export function createContentPiecesService(ctx: CoreContext) {
-  function record(tx: Queryable, at: string, actor: Actor, row: CrmContentPieceRow, action: string, summary: string): void {
+  function record(tx: Queryable, at: string, actor: Actor, row: CrmContentPieceRow, action: ActivityKind, summary: string): void {
     recordActivity(tx, at, actor, { companyId: row.companyId, action, entityType: 'crm_content_piece', entityId: row.id, summary, details: { sourcePath: row.sourcePath } });
   }
 

@@ -1,17 +1,18 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { assertBoard } from '../access.js';
-import { notFound } from '../errors.js';
-import { validationError } from '../http/error-contract.js';
+import { assertBoard } from '../kernel/access.js';
+import { notFound } from '../kernel/errors.js';
+import { validationError } from '../kernel/error-contract.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { assertSecretUri } from '../secrets/refs.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { channelAdapters } from './channels/index.js';
 import { crmOutboxes, type CrmChannel, type CrmOutboxRow } from './schema.js';
 import type { CreateOutboxInput, Outbox, UpdateOutboxInput } from './contract.js';
 import { toOutbox } from './present.js';
+import type { ActivityKind } from '../kernel/events.js';
 
 export function requireOutbox(db: Queryable, companyId: string, outboxId: string): CrmOutboxRow {
   const row = db
@@ -45,7 +46,7 @@ function checkOutbox(db: Queryable, companyId: string, channel: CrmChannel, conf
 
 /** Outboxes: read by the company's agents and the board; written by the board only (they carry credentials). */
 export function createOutboxesService(ctx: CoreContext) {
-  function record(tx: Queryable, at: string, actor: Actor, row: CrmOutboxRow, action: string, summary: string): void {
+  function record(tx: Queryable, at: string, actor: Actor, row: CrmOutboxRow, action: ActivityKind, summary: string): void {
     recordActivity(tx, at, actor, { companyId: row.companyId, action, entityType: 'crm_outbox', entityId: row.id, summary, details: { channel: row.channel } });
   }
 

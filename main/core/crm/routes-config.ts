@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ZodApp } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams } from '../http/common-contract.js';
-import type { Services } from '../services.js';
+import type { ZodApp } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams } from '../kernel/common-contract.js';
+import type { RouteServices } from '../kernel/route.js';
 import {
   AllowlistEntry,
   AllowlistEntryIdParams,
@@ -29,7 +29,7 @@ const tags = ['crm'];
 const base = '/api/companies/:companyId/crm';
 
 /** Outboxes, allowlist, approval rules and content pieces (spec 4.8). */
-export function crmConfigRoutes(app: ZodApp, s: Services): void {
+export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
   // ---- Outboxes
   app.get(`${base}/outboxes`, {
     schema: { tags, summary: 'Live outboxes of the company', params: CompanyIdParams, response: { 200: z.array(Outbox), ...errorResponses } },

@@ -1,15 +1,16 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { assertBoard } from '../access.js';
-import { notFound } from '../errors.js';
+import { assertBoard } from '../kernel/access.js';
+import { notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { localMinutes, ruleMatches } from './rule-matcher.js';
 import { crmApprovalRules, type CrmApprovalRuleRow, type CrmRulePredicate } from './schema.js';
 import type { ApprovalRule, CreateRuleInput, PreviewRuleInput, UpdateRuleInput } from './contract.js';
 import { toRule } from './present.js';
+import type { ActivityKind } from '../kernel/events.js';
 
 function requireRule(db: Queryable, companyId: string, ruleId: string): CrmApprovalRuleRow {
   const row = db
@@ -35,7 +36,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Approval rules (spec 2.10, 4.8 rule 2). Read by the company; written by the board only. */
 export function createRulesService(ctx: CoreContext) {
-  function record(tx: Queryable, at: string, actor: Actor, row: CrmApprovalRuleRow, action: string, summary: string): void {
+  function record(tx: Queryable, at: string, actor: Actor, row: CrmApprovalRuleRow, action: ActivityKind, summary: string): void {
     recordActivity(tx, at, actor, { companyId: row.companyId, action, entityType: 'crm_approval_rule', entityId: row.id, summary, details: { action: row.action, priority: row.priority } });
   }
 

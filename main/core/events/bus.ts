@@ -1,23 +1,27 @@
 import { randomBytes } from 'node:crypto';
+import type { EventData, EventKind } from '../kernel/events.js';
+
+/** The payload a kind carries: typed for the catalogue's kinds (kernel/events.ts). */
+export type PayloadOf<K extends string> = K extends EventKind ? EventData<K> : Record<string, unknown>;
 
 /** One event on a company's stream. `id` is `<bootId>.<seq>`, the SSE id used by Last-Event-ID. */
-export interface CompanyEvent {
+export interface CompanyEvent<K extends string = EventKind> {
   id: string;
   companyId: string;
-  type: string;
+  type: K;
   data: Record<string, unknown>;
   at: string;
   /** `data` serialized once, shared by every subscriber and replay. */
   json: string;
 }
 
-const seqOf = (e: CompanyEvent): number => Number(e.id.slice(e.id.indexOf('.') + 1));
+const seqOf = (e: { id: string }): number => Number(e.id.slice(e.id.indexOf('.') + 1));
 
-export type EventListener = (event: CompanyEvent) => void;
+export type EventListener<K extends string = EventKind> = (event: CompanyEvent<K>) => void;
 
-export interface ReplayResult {
+export interface ReplayResult<K extends string = EventKind> {
   /** Events after the given id, oldest first. */
-  events: CompanyEvent[];
+  events: CompanyEvent<K>[];
   /**
    * The id could not be honoured (another server boot, or older than the buffer): the client must
    * refetch its state before following live events.
@@ -28,15 +32,16 @@ export interface ReplayResult {
 /**
  * In-process pub/sub for the company event streams. A bounded ring buffer per company lets a
  * client that reconnects with Last-Event-ID replay what it missed; memory stays bounded however
- * many events flow.
+ * many events flow. Kinds are the catalogue's (kernel/events.ts); the bus itself is kind-agnostic,
+ * so its own tests can use any string.
  */
-export class EventBus {
+export class EventBus<K extends string = EventKind> {
   readonly bootId = randomBytes(4).toString('hex');
   private seq = 0;
-  private readonly buffers = new Map<string, CompanyEvent[]>();
+  private readonly buffers = new Map<string, CompanyEvent<K>[]>();
   /** Per company, the seq of the newest event dropped from its buffer. */
   private readonly evictedUpTo = new Map<string, number>();
-  private readonly listeners = new Map<string, Set<EventListener>>();
+  private readonly listeners = new Map<string, Set<EventListener<K>>>();
 
   private readonly bufferedBytes = new Map<string, number>();
 
@@ -49,8 +54,8 @@ export class EventBus {
     private readonly bufferBytes = 4 * 1024 * 1024,
   ) {}
 
-  publish(companyId: string, type: string, data: Record<string, unknown>, at = new Date().toISOString()): CompanyEvent {
-    const event: CompanyEvent = { id: `${this.bootId}.${++this.seq}`, companyId, type, data, at, json: JSON.stringify(data) };
+  publish<T extends K>(companyId: string, type: T, data: PayloadOf<T>, at = new Date().toISOString()): CompanyEvent<K> {
+    const event: CompanyEvent<K> = { id: `${this.bootId}.${++this.seq}`, companyId, type, data, at, json: JSON.stringify(data) };
     let buffer = this.buffers.get(companyId);
     if (!buffer) this.buffers.set(companyId, (buffer = []));
     buffer.push(event);
@@ -71,7 +76,7 @@ export class EventBus {
   }
 
   /** Events after `lastEventId` still in the buffer. */
-  replay(companyId: string, lastEventId: string | undefined): ReplayResult {
+  replay(companyId: string, lastEventId: string | undefined): ReplayResult<K> {
     if (!lastEventId) return { events: [], reset: false };
     const [boot, seqText] = lastEventId.split('.');
     const lastSeq = Number(seqText);
@@ -82,7 +87,7 @@ export class EventBus {
     return { events: buffer.filter((e) => seqOf(e) > lastSeq), reset };
   }
 
-  subscribe(companyId: string, listener: EventListener): () => void {
+  subscribe(companyId: string, listener: EventListener<K>): () => void {
     let set = this.listeners.get(companyId);
     if (!set) this.listeners.set(companyId, (set = new Set()));
     set.add(listener);

@@ -11,11 +11,12 @@ import { limitsOf } from '../limits/service.js';
 import type { RunTokens } from './run-token.js';
 import { recordActivity } from '../activity/service.js';
 import { centsToMicro } from '../costs/money.js';
-import { heartbeatRuntimeSkill } from './skill-routes.js';
+import { heartbeatRuntimeSkill } from './skill.js';
 import { inTransaction, type CoreContext } from '../context.js';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import type { ResolvedEnv } from '../secrets/resolve.js';
 import type { RunWorkspace, WorkspacesService } from '../workspaces/service.js';
+import type { ActivityKind } from '../kernel/events.js';
 
 export interface RunDeps {
   ctx: CoreContext;
@@ -36,7 +37,10 @@ export interface RunDeps {
 const MAX_SUMMARY = 8192;
 
 /** Terminal status from what the adapter reported: exit 0 with an error result is a failure. */
-export function finalStatus(result: ExecutionResult, cancelled: boolean): RunStatus {
+/** Spelled out, so each event kind can be found by its name. */
+const RUN_FINISHED = { succeeded: 'run.succeeded', failed: 'run.failed', timed_out: 'run.timed_out', cancelled: 'run.cancelled' } as const satisfies Record<string, ActivityKind>;
+
+export function finalStatus(result: ExecutionResult, cancelled: boolean): Extract<RunStatus, 'cancelled' | 'timed_out' | 'succeeded' | 'failed'> {
   if (cancelled) return 'cancelled';
   if (result.timedOut) return 'timed_out';
   return result.exitCode === 0 && !result.errorCode ? 'succeeded' : 'failed';
@@ -217,7 +221,7 @@ export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, 
     }
     recordActivity(tx, at, 'system', {
       companyId: run.companyId,
-      action: `run.${status}`,
+      action: RUN_FINISHED[status],
       entityType: 'heartbeat_run',
       entityId: run.id,
       summary: `Heartbeat ${status}${result.errorCode ? ` (${result.errorCode})` : ''}`,

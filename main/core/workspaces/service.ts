@@ -5,16 +5,17 @@ import { issueWorkspaces, type IssueWorkspaceRow } from './schema.js';
 import { issues } from '../issues/schema.js';
 import { projects } from '../projects/schema.js';
 import { requireIssue } from '../issues/lookup.js';
-import { assertBoard } from '../access.js';
-import { conflict, notFound } from '../errors.js';
+import { assertBoard } from '../kernel/access.js';
+import { conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, type CoreContext } from '../context.js';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { bytesUnder } from '../retention/disk.js';
 import { readRetentionSettings } from '../retention/settings.js';
 import { branchFor, createClone, removePartials, sanitizeClone, TamperedError, type CloneFiles } from './clone.js';
 import { inspectWorkspace, workspaceDiff, type WorkspaceState } from './inspect.js';
 import { mergeWorkspace } from './merge.js';
+import type { ActivityKind } from '../kernel/events.js';
 
 /** What a run of an issue with a workspace is given (run-execution.ts applies it). */
 export interface RunWorkspace {
@@ -54,7 +55,7 @@ export function createWorkspacesService(ctx: CoreContext) {
 
   const files = (row: IssueWorkspaceRow): CloneFiles => JSON.parse(row.gitConfig) as CloneFiles;
 
-  function logAction(actor: Actor | 'system', row: Pick<IssueWorkspaceRow, 'companyId' | 'issueId'>, action: string, summary: string, details?: Record<string, unknown>) {
+  function logAction(actor: Actor | 'system', row: Pick<IssueWorkspaceRow, 'companyId' | 'issueId'>, action: ActivityKind, summary: string, details?: Record<string, unknown>) {
     inTransaction(ctx, (tx) => recordActivity(tx, ctx.clock.now().toISOString(), actor, { companyId: row.companyId, action, entityType: 'issue', entityId: row.issueId, summary, ...(details ? { details } : {}) }));
   }
 

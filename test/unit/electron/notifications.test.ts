@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inboxNotices, NoticeDeduper, Notifier, noticeFor, type BusEvent, type InboxEntry, type Notice } from '../../../main/electron/notifications.js';
 
-const ev = (type: string, entityId: string, extra: Record<string, unknown> = {}): BusEvent => ({
+const ev = (type: BusEvent['type'], entityId: string, extra: Record<string, unknown> = {}): BusEvent => ({
   companyId: 'c1',
   type,
   data: { activityId: `a-${type}-${entityId}`, entityType: 'x', entityId, summary: `${type} ${entityId}`, ...extra },
@@ -24,7 +24,7 @@ describe('which events notify, with which deep link', () => {
     expect(noticeFor(ev('run.failed', 'r1'), none)).toMatchObject({ kind: 'run_failed', title: 'Run failed', route: '#/runs/r1?company=c1' });
     expect(noticeFor(ev('run.timed_out', 'r2'), none)).toMatchObject({ kind: 'run_failed', title: 'Run timed out' });
     expect(noticeFor(ev('run.lost', 'r3'), none)).toMatchObject({ kind: 'run_failed', title: 'Run lost' });
-    for (const t of ['run.succeeded', 'run.cancelled', 'run.started', 'run.queued', 'run.log']) expect(noticeFor(ev(t, 'r'), none)).toBeNull();
+    for (const t of ['run.succeeded', 'run.cancelled', 'run.started', 'run.queued', 'run.log'] as const) expect(noticeFor(ev(t, 'r'), none)).toBeNull();
   });
   it('budget alerts, per month', () => {
     const month = () => ({ month: '2026-11' });

@@ -3,7 +3,7 @@ import { EventBus } from '../../../main/core/events/bus.js';
 
 describe('event bus', () => {
   it('delivers to subscribers of the company only', () => {
-    const bus = new EventBus();
+    const bus = new EventBus<string>();
     const got: string[] = [];
     const off = bus.subscribe('a', (e) => got.push(e.type));
     bus.publish('a', 'one', {});
@@ -15,7 +15,7 @@ describe('event bus', () => {
   });
 
   it('replays after an id, across other companies interleaving', () => {
-    const bus = new EventBus();
+    const bus = new EventBus<string>();
     const first = bus.publish('a', 'a1', {});
     bus.publish('b', 'b1', {});
     bus.publish('a', 'a2', {});
@@ -25,7 +25,7 @@ describe('event bus', () => {
   });
 
   it('asks for a reset when the id is from another boot or fell out of the buffer', () => {
-    const bus = new EventBus(3);
+    const bus = new EventBus<string>(3);
     const first = bus.publish('a', 'e1', {});
     for (let i = 2; i <= 5; i++) bus.publish('a', `e${i}`, {});
     expect(bus.replay('a', first.id).reset).toBe(true);
@@ -36,7 +36,7 @@ describe('event bus', () => {
   });
 
   it('keeps memory bounded', () => {
-    const bus = new EventBus(10);
+    const bus = new EventBus<string>(10);
     for (let i = 0; i < 1000; i++) bus.publish('a', 'x', { i });
     expect(bus.replay('a', `${bus.bootId}.0`).events).toHaveLength(10);
   });
@@ -44,14 +44,14 @@ describe('event bus', () => {
 
 describe('event bus memory', () => {
   it('bounds the replay buffer by bytes as well as by count, keeping the newest event', () => {
-    const bus = new EventBus(1000, 10_000);
-    const first = bus.publish('a', 'run.log', { data: 'x'.repeat(4000) });
-    for (let i = 0; i < 5; i++) bus.publish('a', 'run.log', { data: 'y'.repeat(4000) });
+    const bus = new EventBus<string>(1000, 10_000);
+    const first = bus.publish('a', 'log', { data: 'x'.repeat(4000) });
+    for (let i = 0; i < 5; i++) bus.publish('a', 'log', { data: 'y'.repeat(4000) });
     const replay = bus.replay('a', first.id);
     expect(replay.reset).toBe(true);
     const all = bus.replay('a', `${bus.bootId}.0`).events;
     expect(all.reduce((n, e) => n + e.json.length, 0)).toBeLessThanOrEqual(10_000);
-    const huge = bus.publish('a', 'run.log', { data: 'z'.repeat(50_000) });
+    const huge = bus.publish('a', 'log', { data: 'z'.repeat(50_000) });
     expect(bus.replay('a', `${bus.bootId}.0`).events.map((e) => e.id)).toEqual([huge.id]);
   });
 });

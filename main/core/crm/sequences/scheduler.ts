@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { inTransaction, isoNow, type CoreContext } from '../../context.js';
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../kernel/errors.js';
 import { recordActivity } from '../../activity/service.js';
 import type { Dispatcher } from '../dispatcher.js';
 import { crmActivities, crmOutboxes, type CrmActivityRow } from '../schema.js';
 import { crmSequenceEnrollments, crmSequences, type CrmSequenceEnrollmentRow, type CrmSequenceRow } from './schema.js';
 import { nextSendTime } from './window.js';
 import { livePiece, stepDedupKey, stepPayload } from './steps.js';
+import type { ActivityKind } from '../../kernel/events.js';
 
 /** How often the core looks for due steps. Steps are minutes apart; half a minute late is on time. */
 export const SEQUENCE_TICK_MS = 30_000;
@@ -37,6 +38,8 @@ type Change = Partial<Pick<CrmSequenceEnrollmentRow, 'status' | 'stepIndex' | 'n
  * step carries its own dedup key (enrollment, step index), so a step sent just before a crash is
  * found as a replay on the next tick and only advances the enrollment. Ticks never overlap.
  */
+const ENROLLMENT_ENDED = { completed: 'crm.enrollment.completed', stopped: 'crm.enrollment.stopped', failed: 'crm.enrollment.failed' } as const satisfies Record<string, ActivityKind>;
+
 export function createSequenceScheduler(ctx: CoreContext, deps: { dispatcher: () => Dispatcher }) {
   let current: Promise<TickResult> | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -50,11 +53,12 @@ export function createSequenceScheduler(ctx: CoreContext, deps: { dispatcher: ()
         .set({ ...change, updatedAt: at })
         .where(and(eq(crmSequenceEnrollments.id, e.id), eq(crmSequenceEnrollments.status, e.status), eq(crmSequenceEnrollments.stepIndex, e.stepIndex)))
         .run();
-      const final = change.status && change.status !== e.status && !['active', 'waiting_approval'].includes(change.status);
-      if (res.changes > 0 && final) {
+      const to = change.status;
+      const final = to === 'completed' || to === 'stopped' || to === 'failed' ? to : null;
+      if (res.changes > 0 && final && final !== e.status) {
         recordActivity(tx, at, 'system', {
           companyId: e.companyId,
-          action: `crm.enrollment.${change.status}`,
+          action: ENROLLMENT_ENDED[final],
           entityType: 'crm_sequence_enrollment',
           entityId: e.id,
           summary: `Enrollment of ${e.contact} ${change.status}${change.stopReason ? `: ${change.stopReason}` : ''}`,

@@ -12,14 +12,15 @@ import { checkAnswers, checkTarget, checkTaskAssignees, selectTasks } from './va
 import { insertChildIssues } from './child-issues.js';
 import { requireIssue, touchIssue } from '../lookup.js';
 import { requestWake } from '../wake.js';
-import { newId } from '../../ids.js';
-import type { Actor } from '../../http/actor.js';
-import { actorRef } from '../../http/actor.js';
-import { assertBoard } from '../../access.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
-import { validationError } from '../../http/error-contract.js';
+import { newId } from '../../kernel/ids.js';
+import type { Actor } from '../../kernel/actor.js';
+import { actorRef } from '../../kernel/actor.js';
+import { assertBoard } from '../../kernel/access.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { validationError } from '../../kernel/error-contract.js';
 import { recordActivity } from '../../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../../context.js';
+import type { ActivityKind } from '../../kernel/events.js';
 
 const toInteraction = (row: IssueInteractionRow): Interaction => ({
   id: row.id,
@@ -80,6 +81,8 @@ export function createIssueInteractionsService(ctx: CoreContext) {
     return { issue, row };
   }
 
+  const RESOLVED = { accepted: 'issue.interaction_accepted', rejected: 'issue.interaction_rejected', answered: 'issue.interaction_answered' } as const satisfies Record<string, ActivityKind>;
+
   function resolve(tx: Tx, actor: Actor, issue: IssueRow, row: IssueInteractionRow, status: 'accepted' | 'rejected' | 'answered', resolution: Record<string, unknown>): Interaction {
     const at = isoNow(ctx);
     // wake_assignee continues the agent's work after a positive answer; a rejection is followed up by a comment instead.
@@ -97,7 +100,7 @@ export function createIssueInteractionsService(ctx: CoreContext) {
     const { reason: _reason, answers: _answers, ...facts } = resolution;
     recordActivity(tx, at, actor, {
       companyId: issue.companyId,
-      action: `issue.interaction_${status}`,
+      action: RESOLVED[status],
       entityType: 'issue',
       entityId: issue.id,
       summary: `Interaction "${row.title}" ${status} on ${issue.identifier}`,

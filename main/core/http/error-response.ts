@@ -1,52 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ServiceError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { ServiceError } from '../kernel/errors.js';
+import { fieldProblems, validationError, type ErrorBody, type ZodLikeIssue } from '../kernel/error-contract.js';
+import type { Logger } from '../kernel/logger.js';
 
-/** The body of every 4xx/5xx response (DESIGN.md). */
-export const ErrorBody = z
-  .object({
-    error: z.string().describe('Human-readable message'),
-    code: z.string().describe('Stable snake_case code'),
-    details: z.unknown().optional(),
-  })
-  .meta({ id: 'Error' });
-export type ErrorBody = z.infer<typeof ErrorBody>;
-
-export interface FieldProblem {
-  location: string;
-  path: string;
-  message: string;
-}
-
-interface ZodLikeIssue {
-  code?: string;
-  path?: PropertyKey[];
-  message?: string;
-  keys?: string[];
-}
-
-/** Turns zod issues into problems that name the field, e.g. `body.name`. */
-export function fieldProblems(location: string, issues: readonly ZodLikeIssue[]): FieldProblem[] {
-  const out: FieldProblem[] = [];
-  for (const issue of issues) {
-    const base = [location, ...(issue.path ?? []).map(String)].join('.');
-    if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
-      for (const key of issue.keys) out.push({ location, path: `${base}.${key}`, message: 'unknown field' });
-    } else {
-      out.push({ location, path: base, message: issue.message ?? 'invalid value' });
-    }
-  }
-  return out;
-}
-
-export function validationError(problems: FieldProblem[]): ServiceError {
-  const first = problems[0];
-  const message = first ? `${first.path}: ${first.message}` : 'Invalid request';
-  return new ServiceError(400, 'validation_error', message, { problems });
-}
-
+/** How the server answers with the error contract (kernel/error-contract.ts): framework errors mapped, internals hidden. */
 const FRAMEWORK_CODES: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The JSON body is empty' },

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from './error-contract.js';
-import type { Services } from '../services.js';
 
 export type ZodApp = FastifyInstance<
   RawServerDefault,
@@ -11,7 +10,15 @@ export type ZodApp = FastifyInstance<
   ZodTypeProvider
 >;
 
-export type RouteRegistrar = (app: ZodApp, services: Services) => void;
+/**
+ * The services a route handler may call. Empty here so the kernel names no domain; services.ts
+ * fills it in by declaration merging with the object it builds (the way Fastify types decorators).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface RouteServices {}
+
+/** Each domain's routes.ts exports one of these; the server (http/) registers them. */
+export type RouteRegistrar = (app: ZodApp, services: RouteServices) => void;
 
 /** Error responses, for the OpenAPI document. */
 export const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody } as const;

@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../kernel/package-root.js';
+
+/**
+ * The heartbeat skill: a markdown guide any agent CLI can follow. dist/ holds no .md files, so it
+ * is read from the package root (the source tree, or the packaged app, which ships it).
+ */
+export const SKILL_FILE = path.join(PACKAGE_ROOT, 'main', 'core', 'heartbeat', 'skill.md');
+
+let cached: string | undefined;
+export const heartbeatSkill = (): string => (cached ??= readFileSync(SKILL_FILE, 'utf8'));
+
+/** The skill as adapters receive it in `runtime.skills`, to install per run where the CLI has skills. */
+export const heartbeatRuntimeSkill = () => ({
+  name: 'headcount-heartbeat',
+  description: 'How to work one Headcount heartbeat: who am I, check out the task with the run header, comment, set the status.',
+  markdown: heartbeatSkill(),
+});
