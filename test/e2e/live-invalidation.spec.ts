@@ -62,4 +62,17 @@ test('one comment event costs at most 3 requests across the dashboard and the is
   const requests = [...onDashboard.started.map((r) => `dashboard: ${r}`), ...onIssue.started.map((r) => `issue page: ${r}`)];
   console.log(`requests caused by one issue.commented event: ${requests.length}\n  ${requests.join('\n  ')}`);
   expect(requests.length, requests.join('\n')).toBeLessThanOrEqual(3);
+
+  // A status change moves the issue between lists: every list, the issue's page and the activity
+  // refetch (still no agent, cost, inbox or comment query), and both tabs show it.
+  onDashboard.started.length = 0;
+  onIssue.started.length = 0;
+  await board.api('PATCH', `/api/issues/${issue.id}`, { status: 'blocked' });
+  await expect(dashboard.getByText('2 blocked')).toBeVisible();
+  await expect(issuePage.getByLabel('Status')).toHaveValue('blocked');
+  await settled(onDashboard);
+  await settled(onIssue);
+  const moved = [...onDashboard.started.map((r) => `dashboard: ${r}`), ...onIssue.started.map((r) => `issue page: ${r}`)];
+  console.log(`requests caused by one issue.status_changed event: ${moved.length}\n  ${moved.join('\n  ')}`);
+  expect(moved.filter((r) => /\/(agents|costs|inbox|comments|runs)\b/.test(r)), moved.join('\n')).toEqual([]);
 });
