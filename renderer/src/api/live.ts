@@ -173,10 +173,10 @@ export const LIVE_INVALIDATIONS = {
   'secret.updated': ['secrets', 'activity'],
   'secret.deleted': ['secrets', 'activity'],
   'project.created': ['projects', 'search', 'activity'],
-  // Project names appear in cost breakdowns.
-  'project.updated': ['projects', 'costs', 'search', 'activity'],
+  // Project and goal names appear in cost breakdowns and on issue pages (IssueDetail embeds them).
+  'project.updated': ['projects', 'costs', 'issueRecords', 'search', 'activity'],
   'goal.created': ['goals', 'activity'],
-  'goal.updated': ['goals', 'activity'],
+  'goal.updated': ['goals', 'issueRecords', 'activity'],
   'asset.uploaded': ['activity'],
   'inbox.dismissed': ['inbox', 'activity'],
 
