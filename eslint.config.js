@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const electronOnly = {
   name: 'electron',
@@ -33,6 +34,24 @@ export default tseslint.config(
     // The board UI runs in a browser (or the Electron window); its tests and Playwright pages too.
     files: ['renderer/**/*.{ts,tsx}', 'test/unit/renderer/**/*.{ts,tsx}', 'test/e2e/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // The board's hooks: the plugin's recommended rules, every one an error (a warning is ignored
+    // until it bites, and a missing effect dependency is a stale-data bug).
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...Object.fromEntries(Object.keys(reactHooks.configs.flat.recommended.rules).map((rule) => [rule, 'error'])),
+      // A zustand hook without a selector subscribes to the whole store: every toast or live-status
+      // change would re-render the caller. Stores are named useUi or use<Name>Store.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.name=/^use(Ui|[A-Z]\\w*Store)$/][arguments.length=0]',
+          message: 'Read a zustand store through a selector, e.g. useUi((s) => s.theme), never the whole store.',
+        },
+      ],
+    },
   },
   {
     // The renderer talks to the core over HTTP only; it may import the zod contract files.

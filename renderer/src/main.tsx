@@ -1,9 +1,9 @@
-import { StrictMode, useCallback, useMemo, useState } from 'react';
+import { StrictMode, useCallback, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, ThemedSignIn } from './app/App.js';
 import { SignIn } from './app/SignIn.js';
 import type { ApiError } from './api/client.js';
-import { resolveConnection, signOut, type StartState } from './api/connection.js';
+import { forgetCredential, resolveConnection, signOut, type StartState } from './api/connection.js';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
@@ -15,11 +15,22 @@ const root = createRoot(document.getElementById('root')!);
 function Root({ initial }: { initial: StartState }) {
   const [state, setState] = useState<StartState>(initial);
   const signedOut = useCallback((message: string | null) => setState({ connection: null, message }), []);
-  const refused = useCallback(
-    (error: ApiError) => signedOut(error.code === 'session_expired' ? error.message : 'You are signed out (this browser no longer holds a board session). Sign in again to continue.'),
-    [signedOut],
-  );
   const connection = state.connection;
+  // A burst of refused requests forgets the credential once.
+  const forgetting = useRef(false);
+  const refused = useCallback(
+    (error: ApiError) => {
+      if (!connection || forgetting.current) return;
+      forgetting.current = true;
+      void forgetCredential(connection).then((gone) => {
+        forgetting.current = false;
+        if (!gone) return;
+        if (connection.token) signedOut(`This window's board token was refused: ${error.message}. Restart Headcount to sign in again.`);
+        else signedOut(error.code === 'session_expired' ? error.message : 'You are signed out (this browser no longer holds a board session). Sign in again to continue.');
+      });
+    },
+    [connection, signedOut],
+  );
   const onSignOut = useMemo(
     () => (connection && !connection.token ? () => void signOut(connection.apiBaseUrl).then(() => signedOut('You signed out.')) : null),
     [connection, signedOut],

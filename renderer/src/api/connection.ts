@@ -70,6 +70,21 @@ export async function signOut(origin: string, fetchFn: typeof fetch = fetch): Pr
   await fetchFn(`${origin}${SESSION_PATH}`, { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
 }
 
+/**
+ * A request was refused (401): the credential this page holds is no good, so forget it. The desktop
+ * window's token is dropped with its connection. A browser session is ended on the server (which
+ * clears the cookie; refused, harmlessly, when the session is already gone) — unless the browser
+ * holds a live session again because another tab signed in meanwhile: then this page carries on.
+ * Resolves whether the page must return to the sign-in page.
+ */
+export async function forgetCredential(connection: Connection, fetchFn: typeof fetch = (...a) => fetch(...a)): Promise<boolean> {
+  if (connection.token) return true;
+  const res = await fetchFn(`${connection.apiBaseUrl}${SESSION_PATH}`, { credentials: 'same-origin' }).catch(() => null);
+  if (res?.ok) return false;
+  await signOut(connection.apiBaseUrl, fetchFn);
+  return true;
+}
+
 /** What the page starts with: a connection, or the sign-in page with an optional message. */
 export type StartState = { connection: Connection } | { connection: null; message: string | null };
 

@@ -1,7 +1,8 @@
 /**
  * Query keys of the board's server state. Convention: company-scoped lists start with
- * ['company', companyId, <area>], records with [<kind>, id]; live events invalidate by these
- * prefixes (live.ts), so a page that keys its queries this way is live for free.
+ * ['company', companyId, <area>], records with [<kind>, id], a record's parts with [<kind>, id, part].
+ * Live events invalidate by these keys through the targets of live.ts: a page whose data a new
+ * event kind changes adds its key to a target there (or names the target for that kind).
  */
 export const keys = {
   companies: () => ['companies'] as const,

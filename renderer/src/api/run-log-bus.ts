@@ -27,6 +27,11 @@ export class RunLogBus {
     };
   }
 
+  /** Listeners of one run (tests check that a closed transcript leaves none). */
+  listenerCount(runId: string): number {
+    return this.listeners.get(runId)?.size ?? 0;
+  }
+
   publish(data: Record<string, unknown>): void {
     if (typeof data.runId !== 'string') return;
     const set = this.listeners.get(data.runId);

@@ -26,11 +26,25 @@ const SECTIONS = [
 const LIVE_LABEL = { live: 'Live', connecting: 'Connecting', reconnecting: 'Reconnecting', stopped: 'Offline', unauthorized: 'Signed out' } as const;
 const THEME_LABEL = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' } as const;
 
+function matchRoute(path: string) {
+  for (const r of routes) {
+    const params = matchPath(r.pattern, path);
+    if (params) return { route: r, params };
+  }
+  return null;
+}
+
+/** `g` then a letter: the routes are static, so the map is built once. */
+const GO_SHORTCUTS: Record<string, () => void> = Object.fromEntries(
+  routes.flatMap((r) => (r.nav?.shortcut ? [[r.nav.shortcut, () => navigate(r.pattern)] as const] : [])),
+);
+
 /** The window's frame: sidebar with company switcher and navigation, the routed page, live updates. */
 export function Shell() {
   const companies = useCompanies();
   const route = useRoute();
-  const { companyId, setCompanyId } = useUi();
+  const companyId = useUi((s) => s.companyId);
+  const setCompanyId = useUi((s) => s.setCompanyId);
   const active = useMemo(() => (companies.data ?? []).filter((c) => c.status !== 'archived'), [companies.data]);
 
   // Deep links (desktop notifications) name their company: `#/runs/<id>?company=<companyId>`.
@@ -54,25 +68,17 @@ export function Shell() {
 
 function Frame({ companies, company }: { companies: Company[]; company: Company }) {
   const route = useRoute();
-  const { setCompanyId, theme, setTheme, live } = useUi();
+  const setCompanyId = useUi((s) => s.setCompanyId);
+  const theme = useUi((s) => s.theme);
+  const setTheme = useUi((s) => s.setTheme);
+  const live = useUi((s) => s.live);
   const session = useSession();
   const pending = useApprovals(company.id, 'pending');
   const inbox = useInbox(company.id);
   useInboxWatch(company.id, inbox.data?.items);
-  const match = useMemo(() => {
-    for (const r of routes) {
-      const params = matchPath(r.pattern, route.path);
-      if (params) return { route: r, params };
-    }
-    return null;
-  }, [route.path]);
+  const match = useMemo(() => matchRoute(route.path), [route.path]);
 
-  const shortcuts = useMemo(() => {
-    const map: Record<string, () => void> = {};
-    for (const r of routes) if (r.nav?.shortcut) map[r.nav.shortcut] = () => navigate(r.pattern);
-    return map;
-  }, []);
-  useGoShortcuts(shortcuts);
+  useGoShortcuts(GO_SHORTCUTS);
 
   const api = useApi();
   // DESIGN.md: a master key kept less safely than in the OS keychain is said loudly, here too.

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useApi } from '../app/api-context.js';
 import { keys } from '../api/keys.js';
@@ -84,11 +84,14 @@ export function useAdapterForm(adapterType: string, initial: Record<string, unkn
   const [values, setValues] = useState<FormValues>({});
   const [error, setError] = useState<ConfigFormError | null>(null);
   const initialKey = JSON.stringify(initial);
-  useEffect(() => {
+  // The form resets when its fields or its starting configuration change, adjusted during render.
+  // `initial` is compared by value (initialKey): a parent passing a fresh object each render must not reset the form.
+  const [source, setSource] = useState<{ fields: FieldSpec[]; initialKey: string } | null>(null);
+  if (source === null || source.fields !== fields || source.initialKey !== initialKey) {
+    setSource({ fields, initialKey });
     setValues(schema ? { ...valuesFromConfig(fields, initial), [SANDBOX_FIELD]: initial.sandbox !== false } : { __json: Object.keys(initial).length ? JSON.stringify(initial, null, 2) : '{}' });
     setError(null);
-    // `initial` is compared by value (initialKey): a parent passing a fresh object each render must not reset the form.
-  }, [fields, schema, initialKey]);
+  }
   return {
     fields,
     values,

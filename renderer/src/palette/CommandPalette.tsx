@@ -36,7 +36,8 @@ export function CommandPalette({ companyId }: { companyId: string }) {
   const [open, setOpen] = useState(false);
   const [q, setQ] = useState('');
   const query = useDebounced(q.trim(), 120);
-  const { theme, setTheme } = useUi();
+  const theme = useUi((s) => s.theme);
+  const setTheme = useUi((s) => s.setTheme);
   useShortcut('mod+k', 'Search issues, agents, pages and actions', () => setOpen((v) => !v), { group: 'General' });
 
   const results = useQuery({

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useEffectEvent, useSyncExternalStore } from 'react';
 
 /**
  * Keyboard shortcuts of the whole board in one registry: pages register what they offer while they
@@ -136,13 +136,12 @@ export const shortcuts = new ShortcutRegistry();
 
 /** Registers a shortcut while the component is mounted; `run` may change between renders. */
 export function useShortcut(keys: string, description: string, run: () => void, options: { group?: string; enabled?: boolean } = {}): void {
-  const latest = useRef(run);
-  latest.current = run;
+  const onRun = useEffectEvent(run);
   const enabled = options.enabled ?? true;
   const group = options.group ?? 'Page';
   useEffect(() => {
     if (!enabled) return;
-    return shortcuts.register({ keys, description, group, run: () => latest.current() });
+    return shortcuts.register({ keys, description, group, run: () => onRun() });
   }, [keys, description, group, enabled]);
 }
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TranscriptWindow, WindowSnapshot } from './window.js';
 import { windowRows } from './rows.js';
@@ -25,6 +25,9 @@ export function ParsedView({ win, snap, following, setFollowing, active }: { win
   const lastUserInput = useRef(0);
   const anchor = useRef<{ key: string; within: number } | null>(null);
 
+  // TanStack Virtual hands back one mutable instance by design; the board does not run the React
+  // Compiler, so nothing is lost by it skipping this component.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -61,7 +64,7 @@ export function ParsedView({ win, snap, following, setFollowing, active }: { win
     const start = virtualizer.getOffsetForIndex(index, 'start')?.[0];
     const el = scroller.current;
     if (start !== undefined && el && Math.abs(el.scrollTop - (start + a.within)) > 1) el.scrollTop = start + a.within;
-  }, [rows, following]);
+  }, [rows, following, virtualizer]);
 
   const onScroll = () => {
     const el = scroller.current;
@@ -87,8 +90,12 @@ export function ParsedView({ win, snap, following, setFollowing, active }: { win
     if (el.scrollTop < EDGE_PX && snap.start > 0) void win.loadBefore();
     else if (el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX && !snap.atLiveEnd) void win.loadAfter();
   };
+  // Runs when a load ends (not on every scroll or follow change), with this render's view of both.
+  const onLoadEnded = useEffectEvent(() => {
+    if (!following) loadAtEdges();
+  });
   useEffect(() => {
-    if (!snap.loading && !following) loadAtEdges();
+    if (!snap.loading) onLoadEnded();
   }, [snap.loading]);
 
   const markUser = () => (lastUserInput.current = Date.now());

@@ -7,7 +7,7 @@ import type { UiParserResponse } from '../../../main/core/plugins/contract.js';
 import { ErrorBox } from '../components/Page.js';
 import { Button } from '../components/Button.js';
 import { TranscriptWindow } from './window.js';
-import { ParserHost } from './parser-host.js';
+import { ParserHost, parserProblem } from './parser-host.js';
 import { ParsedView } from './ParsedView.js';
 import { TerminalView } from './TerminalView.js';
 import { useShortcut } from '../shortcuts/registry.js';
@@ -42,17 +42,20 @@ function Transcript({ runId, parserResponse, active }: { runId: string; parserRe
   const [view, setView] = useState<'parsed' | 'terminal'>('parsed');
   const [following, setFollowingState] = useState(true);
   const [fallback, setFallback] = useState<string | null>(null);
-  const [{ win, host }] = useState(() => {
-    const h = new ParserHost({ response: parserResponse, onFallback: (reason) => setFallback(reason) });
-    const w = new TranscriptWindow({
-      fetchPage: (offset) => api.get<RunLogPage>(`/api/heartbeat-runs/${runId}/log`, { offset }),
-      parse: h.parse,
-    });
-    return { win: w, host: h };
-  });
+  // Render only builds the (inert) window; the parser's Worker and the run-log subscription are made
+  // and ended by the effect, so StrictMode's mount → unmount → mount leaves exactly one of each and
+  // the window is reopened, not left disposed.
+  const [win] = useState(
+    () =>
+      new TranscriptWindow({
+        fetchPage: (offset) => api.get<RunLogPage>(`/api/heartbeat-runs/${runId}/log`, { offset }),
+      }),
+  );
   const snap = useSyncExternalStore(win.subscribe, win.getSnapshot);
 
   useEffect(() => {
+    const host = new ParserHost({ response: parserResponse, onFallback: (reason) => setFallback(reason) });
+    win.setParser(host.parse);
     // Subscribe before replaying: what is published meanwhile waits in the window, placed by offset.
     const unsubscribe = runLogBus.subscribe(runId, (chunk) => win.push(chunk));
     void win.open();
@@ -61,12 +64,12 @@ function Transcript({ runId, parserResponse, active }: { runId: string; parserRe
       win.dispose();
       host.dispose();
     };
-  }, [runId, win, host]);
+  }, [runId, win, parserResponse]);
 
   // The run ended: read to the end once more (covers a stream that dropped near the end).
   useEffect(() => {
     if (!active) void win.catchUp();
-  }, [active]);
+  }, [active, win]);
 
   const setFollowing = useCallback(
     (f: boolean) => {
@@ -84,6 +87,8 @@ function Transcript({ runId, parserResponse, active }: { runId: string; parserRe
   useShortcut('t', 'Switch parsed / terminal view', () => setView((v) => (v === 'parsed' ? 'terminal' : 'parsed')), { group: 'Run' });
 
   const behind = !following || !snap.atLiveEnd;
+  // Why the raw output is shown: the parser cannot be used at all, or it failed while running.
+  const rawReason = fallback ?? parserProblem(parserResponse);
   return (
     <div className="tx-panel">
       <div className="tx-toolbar">
@@ -95,7 +100,7 @@ function Transcript({ runId, parserResponse, active }: { runId: string; parserRe
           {snap.size > 0 ? `${mb(snap.start)}–${mb(snap.end)} of ${mb(snap.size)}` : ''}
         </span>
         <span className="spacer" />
-        {host.mode === 'shell' && (fallback ?? host.reason) ? <span className="faint" title={fallback ?? host.reason ?? ''}>raw output ({fallback ?? host.reason})</span> : null}
+        {rawReason ? <span className="faint" title={rawReason}>raw output ({rawReason})</span> : null}
         <label className="tx-follow">
           <input type="checkbox" checked={following} onChange={(e) => (e.target.checked ? jumpToLive() : setFollowing(false))} /> Follow
         </label>

@@ -115,6 +115,15 @@ export function sanitize(value: unknown, line: ParseLine): TranscriptEntry[] {
   return out;
 }
 
+/** Why the adapter's parser cannot be used (the shell parser is used then), or null. */
+export function parserProblem(r: UiParserResponse | null): string | null {
+  if (!r) return 'the parser could not be read';
+  if (!r.compatible || !r.source) return r.reason === 'contract_version_mismatch' ? `contract ${r.contractVersion} is not ${RENDERER_PARSER_CONTRACT}` : 'the adapter has no UI parser';
+  if (major(r.contractVersion) !== major(RENDERER_PARSER_CONTRACT)) return `contract ${r.contractVersion} is not ${RENDERER_PARSER_CONTRACT}`;
+  if (!parserBinding(r.source)) return 'the parser exports no parseStdoutLine';
+  return null;
+}
+
 /** A blob-URL module Worker: the browser's sandbox for adapter code (no DOM, no token, no page). */
 export const browserWorkerFactory: WorkerFactory = (moduleSource) => {
   const url = URL.createObjectURL(new Blob([moduleSource], { type: 'text/javascript' }));
@@ -148,7 +157,7 @@ export class ParserHost {
 
   constructor(private readonly options: ParserHostOptions) {
     this.timeoutMs = options.timeoutMs ?? 5000;
-    const problem = this.problem(options.response);
+    const problem = parserProblem(options.response);
     if (problem) {
       this.fail(problem);
       return;
@@ -166,15 +175,6 @@ export class ParserHost {
     }
   }
 
-  /** Why the adapter's parser cannot be used, or null. */
-  private problem(r: UiParserResponse | null): string | null {
-    if (!r) return 'the parser could not be read';
-    if (!r.compatible || !r.source) return r.reason === 'contract_version_mismatch' ? `contract ${r.contractVersion} is not ${RENDERER_PARSER_CONTRACT}` : 'the adapter has no UI parser';
-    if (major(r.contractVersion) !== major(RENDERER_PARSER_CONTRACT)) return `contract ${r.contractVersion} is not ${RENDERER_PARSER_CONTRACT}`;
-    if (!parserBinding(r.source)) return 'the parser exports no parseStdoutLine';
-    return null;
-  }
-
   parse = (lines: ParseLine[]): Promise<TranscriptEntry[][]> => {
     if (!this.worker || lines.length === 0) return Promise.resolve(shellParse(lines));
     const id = this.nextId++;
@@ -189,10 +189,14 @@ export class ParserHost {
     });
   };
 
+  /** Ends the worker; batches still waiting settle as raw lines, so no caller waits forever. */
   dispose(): void {
     this.worker?.terminate();
     this.worker = null;
-    for (const w of this.waiting.values()) clearTimeout(w.timer);
+    for (const w of this.waiting.values()) {
+      clearTimeout(w.timer);
+      w.resolve(shellParse(w.lines));
+    }
     this.waiting.clear();
   }
 

@@ -62,16 +62,20 @@ export class TranscriptWindow {
   private queue: Promise<unknown> = Promise.resolve();
   private busy = 0;
   private disposed = false;
+  /** Which open() the queued reads belong to: a read queued before dispose() never lands after a reopen. */
+  private session = 0;
   private parsing = false;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private snapshot: WindowSnapshot;
   private readonly listeners = new Set<() => void>();
+  private parse: LineParser | undefined;
   readonly pageBytes: number;
   readonly maxPages: number;
 
   constructor(private readonly options: TranscriptWindowOptions) {
     this.pageBytes = options.pageBytes ?? 256 * 1024;
     this.maxPages = Math.max(2, options.maxPages ?? 6);
+    this.parse = options.parse;
     this.snapshot = this.makeSnapshot();
   }
 
@@ -100,8 +104,12 @@ export class TranscriptWindow {
     return this.pages.reduce((n, p) => n + p.builder.lines.reduce((m, l) => m + l.text.length, 0), 0);
   }
 
-  /** Opens the transcript: a small one is read whole, a large one at its live end. */
+  /**
+   * Opens the transcript: a small one is read whole, a large one at its live end. A disposed window
+   * may be opened again (React's StrictMode closes and reopens every effect once in development).
+   */
   open(): Promise<void> {
+    this.disposed = false;
     return this.run('live', async () => {
       const first = await this.options.fetchPage(0);
       this.size = Math.max(this.size, first.size);
@@ -113,6 +121,11 @@ export class TranscriptWindow {
         await this.readTail();
       }
     });
+  }
+
+  /** The parser of lines to come (the panel's parser host lives as long as its effect). */
+  setParser(parse: LineParser | undefined): void {
+    this.parse = parse;
   }
 
   /** Whether live output may push older pages out (the reader is at the bottom). */
@@ -173,12 +186,16 @@ export class TranscriptWindow {
     return this.run('live', () => this.readTail());
   }
 
+  /** Stops reading and drops what is held; subscribers stay (they unsubscribe themselves). */
   dispose(): void {
     this.disposed = true;
+    this.session++;
     clearTimeout(this.retry);
-    this.listeners.clear();
+    this.retry = undefined;
     this.pages = [];
     this.pending = [];
+    this.size = 0;
+    this.error = null;
   }
 
   private get atLiveEnd(): boolean {
@@ -220,8 +237,9 @@ export class TranscriptWindow {
 
   /** Runs one read at a time; live chunks wait in `pending` and are applied after it. */
   private run<T>(kind: NonNullable<WindowSnapshot['loading']>, fn: () => Promise<T>): Promise<T | undefined> {
+    const session = this.session;
     const task = this.queue.then(async () => {
-      if (this.disposed) return undefined;
+      if (this.disposed || session !== this.session) return undefined;
       this.busy++;
       this.loading = kind;
       this.emit();
@@ -314,7 +332,7 @@ export class TranscriptWindow {
 
   /** Parses complete stdout lines not parsed yet, one batch at a time. */
   private scheduleParse(): void {
-    const parse = this.options.parse;
+    const parse = this.parse;
     if (!parse || this.parsing) return;
     const page = this.pages.find((p) => p.parsedUntil < p.builder.completeStdoutUntil);
     if (!page) return;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryKey } from '@tanstack/react-query';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
 import { useAction, useAgents, useIssues, useRuns } from '../../api/hooks.js';
@@ -23,6 +23,11 @@ import { AdapterConfigFields, TestEnvironment, useAdapterForm } from '../../form
 const TABS = ['overview', 'configuration', 'history', 'keys', 'runs'] as const;
 type Tab = (typeof TABS)[number];
 
+function useAgentAction(agentId: string, action: 'pause' | 'resume' | 'terminate', done: string, invalidate: QueryKey[]) {
+  const api = useApi();
+  return useAction(() => api.post<Agent>(`/api/agents/${agentId}/${action}`), { success: done, invalidate, errorTitle: `Could not ${action} the agent` });
+}
+
 export function AgentDetailPage({ companyId, params, query }: PageProps) {
   const api = useApi();
   const agentId = params.agentId!;
@@ -31,11 +36,9 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
   const [confirmTerminate, setConfirmTerminate] = useState(false);
   const inv = [keys.agent(agentId), keys.agents(companyId), keys.org(companyId)];
 
-  const act = (action: 'pause' | 'resume' | 'terminate', done: string) =>
-    useAction(() => api.post<Agent>(`/api/agents/${agentId}/${action}`), { success: done, invalidate: inv, errorTitle: `Could not ${action} the agent` });
-  const pause = act('pause', 'Paused: no heartbeats until resumed');
-  const resume = act('resume', 'Resumed');
-  const terminate = act('terminate', 'Terminated');
+  const pause = useAgentAction(agentId, 'pause', 'Paused: no heartbeats until resumed', inv);
+  const resume = useAgentAction(agentId, 'resume', 'Resumed', inv);
+  const terminate = useAgentAction(agentId, 'terminate', 'Terminated', inv);
   const [invoking, setInvoking] = useState(false);
 
   if (agent.isPending) return <div className="page"><Loading /></div>;

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { useApi } from '../../app/api-context.js';
@@ -34,17 +34,21 @@ export function BrandVoiceTab({ companyId }: { companyId: string }) {
   const [config, setConfig] = useState(DEFAULT_CONFIG);
   const [configError, setConfigError] = useState<string | null>(null);
 
-  useEffect(() => {
-    const g = guide.data;
-    if (!g) return;
-    setTone(g.toneNotes);
-    setBanned(g.bannedPhrases.join('\n'));
-    setClaims(g.requiredClaims.join('\n'));
-    setMin(g.minLength === null ? '' : String(g.minLength));
-    setMax(g.maxLength === null ? '' : String(g.maxLength));
-    setAdapterType(g.modelCheck?.adapterType ?? '');
-    setConfig(g.modelCheck ? JSON.stringify(g.modelCheck.adapterConfig, null, 2) : DEFAULT_CONFIG);
-  }, [guide.data]);
+  // The form shows the saved guide whenever a new one arrives (adjusted during render).
+  const [shown, setShown] = useState<Guide | undefined>(undefined);
+  const g = guide.data;
+  if (g !== shown) {
+    setShown(g);
+    if (g) {
+      setTone(g.toneNotes);
+      setBanned(g.bannedPhrases.join('\n'));
+      setClaims(g.requiredClaims.join('\n'));
+      setMin(g.minLength === null ? '' : String(g.minLength));
+      setMax(g.maxLength === null ? '' : String(g.maxLength));
+      setAdapterType(g.modelCheck?.adapterType ?? '');
+      setConfig(g.modelCheck ? JSON.stringify(g.modelCheck.adapterConfig, null, 2) : DEFAULT_CONFIG);
+    }
+  }
 
   const save = useAction((body: Record<string, unknown>) => api.put<Guide>(`${crmBase(companyId)}/brand-voice/guide`, body), {
     success: 'Brand-voice guide saved; earlier verdicts were cleared',

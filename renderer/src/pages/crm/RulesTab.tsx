@@ -26,9 +26,8 @@ export function RulesTab({ companyId }: { companyId: string }) {
   const api = useApi();
   const rules = useQuery({ queryKey: crmKey(companyId, 'rules'), queryFn: () => api.get<ApprovalRule[]>(`${crmBase(companyId)}/approval-rules`) });
   const [selected, setSelected] = useState<string | 'new' | null>(null);
-  useEffect(() => {
-    if (selected === null && rules.data?.length) setSelected(rules.data[0]!.id);
-  }, [rules.data, selected]);
+  // Nothing chosen yet: the first rule, as soon as the list arrives.
+  if (selected === null && rules.data?.length) setSelected(rules.data[0]!.id);
   if (rules.isPending) return <Loading />;
   if (rules.isError) return <ErrorBox error={rules.error} retry={() => void rules.refetch()} />;
   const rule = rules.data.find((r) => r.id === selected) ?? null;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useApi } from '../../app/api-context.js';
 import { buildUrl, toApiError, type ApiClient } from '../../api/client.js';
@@ -24,12 +24,11 @@ async function fetchPage(api: ApiClient, issueId: string, after: string | undefi
 /** Calls `onVisible` whenever the returned element scrolls into view. */
 function useWhenVisible(onVisible: () => void, enabled: boolean) {
   const ref = useRef<HTMLDivElement>(null);
-  const latest = useRef(onVisible);
-  latest.current = onVisible;
+  const visible = useEffectEvent(onVisible);
   useEffect(() => {
     const el = ref.current;
     if (!el || !enabled || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && latest.current(), { rootMargin: '400px' });
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && visible(), { rootMargin: '400px' });
     observer.observe(el);
     return () => observer.disconnect();
   }, [enabled]);

@@ -86,13 +86,15 @@ function DocumentEditor({ issueId, docKey }: { issueId: string; docKey: string }
   const [viewing, setViewing] = useState<DocumentRevision | null>(null);
 
   // Adopt the server's text until the user starts typing; afterwards live updates never clobber it.
-  useEffect(() => {
+  // Only a new server revision re-syncs (adjusted during render); body and base are read, not tracked.
+  const [synced, setSynced] = useState<IssueDocument | undefined>(undefined);
+  if (doc.data !== synced) {
+    setSynced(doc.data);
     if (doc.data && (body === null || body === base?.body)) {
       setBase(doc.data);
       setBody(doc.data.body);
     }
-    // body and base are read, not tracked: only a new server revision should re-sync.
-  }, [doc.data]);
+  }
 
   const save = useAction(
     (v: { text: string; baseRevisionId: string }) => api.put<IssueDocument>(path, { title: base?.title ?? docKey, format: base?.format ?? 'markdown', body: v.text, baseRevisionId: v.baseRevisionId }),

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
 import { useAction, useAgents, useIssues, useLabels, useProjects } from '../../api/hooks.js';
@@ -32,9 +32,11 @@ export function IssuesPage({ companyId, query }: PageProps) {
     if (!open && query.get('create') === '1') navigate('/issues', { view: view === 'list' ? 'list' : undefined, status, assignee, project: projectId, priority, label: labelId }, true);
   };
   const createFlag = query.get('create') === '1';
-  useEffect(() => {
+  const [seenFlag, setSeenFlag] = useState(createFlag);
+  if (createFlag !== seenFlag) {
+    setSeenFlag(createFlag);
     if (createFlag) setCreatingState(true);
-  }, [createFlag]);
+  }
   const [dragOver, setDragOver] = useState<IssueStatus | null>(null);
   const agents = useAgents(companyId);
   const projects = useProjects(companyId);

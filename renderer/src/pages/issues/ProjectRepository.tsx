@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useApi } from '../../app/api-context.js';
 import { useAction } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
@@ -17,10 +17,13 @@ export function ProjectRepository({ project, companyId }: { project: Project; co
   const [repoPath, setRepoPath] = useState(project.workspace?.repoPath ?? '');
   const [baseBranch, setBaseBranch] = useState(project.workspace?.baseBranch ?? '');
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  // A new project record resets the fields (adjusted during render, not in an effect: no stale frame).
+  const [shown, setShown] = useState(project);
+  if (shown !== project) {
+    setShown(project);
     setRepoPath(project.workspace?.repoPath ?? '');
     setBaseBranch(project.workspace?.baseBranch ?? '');
-  }, [project]);
+  }
   const save = useAction(
     () => api.patch<Project>(`/api/projects/${project.id}`, { workspace: repoPath.trim() ? { repoPath: repoPath.trim(), ...(baseBranch.trim() ? { baseBranch: baseBranch.trim() } : {}) } : null }),
     {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
@@ -65,11 +65,14 @@ function InstanceForm({ current }: { current: InstanceSettings }) {
   const [runs, setRuns] = useState(String(current.maxConcurrentRuns));
   const [days, setDays] = useState(String(current.transcriptRetentionDays));
   const [backups, setBackups] = useState(String(current.backupRetentionCount));
-  useEffect(() => {
+  // New settings from the server reset the fields (adjusted during render).
+  const [shown, setShown] = useState(current);
+  if (shown !== current) {
+    setShown(current);
     setRuns(String(current.maxConcurrentRuns));
     setDays(String(current.transcriptRetentionDays));
     setBackups(String(current.backupRetentionCount));
-  }, [current]);
+  }
   const save = useAction(
     () => api.put<InstanceSettings>('/api/settings', { maxConcurrentRuns: Number(runs), transcriptRetentionDays: Number(days), backupRetentionCount: Number(backups) }),
     { success: 'Settings saved', errorTitle: 'Could not save the settings', invalidate: [keys.system()] },
@@ -109,7 +112,11 @@ function LimitsForm({ current }: { current: Limits }) {
   const shown = (k: keyof Limits, unit: number) => String(Math.round(((current[k] as number) / unit) * 100) / 100);
   const initial = () => Object.fromEntries(LIMIT_FIELDS.map((f) => [f.key, shown(f.key, f.unit)]));
   const [values, setValues] = useState<Record<string, string>>(initial);
-  useEffect(() => setValues(initial()), [current]);
+  const [shownLimits, setShownLimits] = useState(current);
+  if (shownLimits !== current) {
+    setShownLimits(current);
+    setValues(initial());
+  }
   const changed = LIMIT_FIELDS.filter((f) => values[f.key] !== shown(f.key, f.unit));
   const save = useAction(
     () => api.patch<InstanceSettings>('/api/settings', { limits: Object.fromEntries(changed.map((f) => [f.key, Math.round(Number(values[f.key]) * f.unit)])) }),
@@ -193,7 +200,8 @@ function Disk({ usage }: { usage: DiskUsage }) {
 }
 
 function ThemePicker() {
-  const { theme, setTheme } = useUi();
+  const theme = useUi((s) => s.theme);
+  const setTheme = useUi((s) => s.setTheme);
   const options: { value: ThemeChoice; label: string }[] = [
     { value: 'system', label: 'Follow the system' },
     { value: 'light', label: 'Light' },
