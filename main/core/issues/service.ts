@@ -223,7 +223,12 @@ export function createIssuesService(ctx: CoreContext) {
             entityType: 'issue',
             entityId: row.id,
             summary: changes.status ? `${row.identifier} moved from ${row.status} to ${changes.status}` : `${row.identifier} updated: ${fields.join(', ')}`,
-            details: { fields, ...(changes.status ? { from: row.status, to: changes.status } : {}) },
+            // The assignee's before and after let the issue's timeline say who it moved from and to.
+            details: {
+              fields,
+              ...(changes.status ? { from: row.status, to: changes.status } : {}),
+              ...(changes.assigneeAgentId !== undefined ? { assigneeFrom: row.assigneeAgentId, assigneeTo: changes.assigneeAgentId } : {}),
+            },
           });
         }
         if (input.comment !== undefined) updated = insertComment(tx, at, actor, updated, input.comment).issue;
