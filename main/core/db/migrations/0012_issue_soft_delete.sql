@@ -1,0 +1,1 @@
+ALTER TABLE `issues` ADD `deleted_at` text;

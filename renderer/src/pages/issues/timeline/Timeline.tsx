@@ -1,0 +1,54 @@
+import type { Agent } from '../../../api/types.js';
+import { Section, Loading, ErrorBox } from '../../../components/Page.js';
+import { EmptyState } from '../../../components/EmptyState.js';
+import { useIssueTimeline } from './useIssueTimeline.js';
+import { namesFrom } from './names.js';
+import { CommentEntry } from './CommentEntry.js';
+import { RunEntry } from './RunEntry.js';
+import { ApprovalEntry } from './ApprovalEntry.js';
+import { ChangeEntry } from './ChangeEntry.js';
+import { CommentComposer } from '../CommentComposer.js';
+import type { TimelineEntry } from './merge.js';
+import './timeline.css';
+
+function Entry({ entry, names }: { entry: TimelineEntry; names: ReturnType<typeof namesFrom> }) {
+  switch (entry.kind) {
+    case 'comment':
+      return <CommentEntry comment={entry.comment} names={names} />;
+    case 'run':
+      return <RunEntry run={entry.run} names={names} />;
+    case 'approval':
+      return <ApprovalEntry approval={entry.approval} names={names} />;
+    default:
+      return <ChangeEntry entry={entry} names={names} />;
+  }
+}
+
+/** The issue's story, oldest first: comments, runs, changes, approvals and documents, then the composer. */
+export function Timeline({ companyId, issueId, agents }: { companyId: string; issueId: string; agents: readonly Agent[] }) {
+  const timeline = useIssueTimeline(companyId, issueId);
+  const names = namesFrom(agents);
+  return (
+    <Section title="Timeline">
+      {timeline.truncated ? <div className="faint" style={{ marginBottom: 8 }}>This issue has a long history; the oldest runs and changes are left out.</div> : null}
+      {timeline.isPending ? (
+        <Loading label="Loading the timeline" />
+      ) : timeline.error ? (
+        <ErrorBox error={timeline.error} retry={timeline.refetch} />
+      ) : timeline.entries.length === 0 ? (
+        <EmptyState title="Nothing has happened here yet">Assign an agent to start work, or write a comment below; @name wakes an agent.</EmptyState>
+      ) : (
+        <ol className="timeline" aria-label="Timeline">
+          {timeline.entries.map((e) => (
+            <li key={e.key} className={`timeline-item timeline-${e.kind}`}>
+              <Entry entry={e} names={names} />
+            </li>
+          ))}
+        </ol>
+      )}
+      <div style={{ marginTop: 12 }}>
+        <CommentComposer issueId={issueId} agents={agents} />
+      </div>
+    </Section>
+  );
+}
