@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { Agent } from '../../../api/types.js';
+import { Button } from '../../../components/Button.js';
 import { Section, Loading, ErrorBox } from '../../../components/Page.js';
 import { EmptyState } from '../../../components/EmptyState.js';
 import { useIssueTimeline } from './useIssueTimeline.js';
@@ -8,8 +10,10 @@ import { RunEntry } from './RunEntry.js';
 import { ApprovalEntry } from './ApprovalEntry.js';
 import { ChangeEntry } from './ChangeEntry.js';
 import { CommentComposer } from '../CommentComposer.js';
-import type { TimelineEntry } from './merge.js';
+import { visibleWindow, type TimelineEntry } from './merge.js';
 import './timeline.css';
+
+const WINDOW = 200;
 
 function Entry({ entry, names }: { entry: TimelineEntry; names: ReturnType<typeof namesFrom> }) {
   switch (entry.kind) {
@@ -28,6 +32,9 @@ function Entry({ entry, names }: { entry: TimelineEntry; names: ReturnType<typeo
 export function Timeline({ companyId, issueId, agents }: { companyId: string; issueId: string; agents: readonly Agent[] }) {
   const timeline = useIssueTimeline(companyId, issueId);
   const names = namesFrom(agents);
+  // A long history renders its newest part; earlier entries come on request, a page at a time.
+  const [shown, setShown] = useState(WINDOW);
+  const { visible, hidden } = visibleWindow(timeline.entries, shown);
   return (
     <Section title="Timeline">
       {timeline.truncated ? <div className="faint" style={{ marginBottom: 8 }}>This issue has a long history; the oldest runs and changes are left out.</div> : null}
@@ -39,7 +46,12 @@ export function Timeline({ companyId, issueId, agents }: { companyId: string; is
         <EmptyState title="Nothing has happened here yet">Assign an agent to start work, or write a comment below; @name wakes an agent.</EmptyState>
       ) : (
         <ol className="timeline" aria-label="Timeline">
-          {timeline.entries.map((e) => (
+          {hidden > 0 ? (
+            <li className="timeline-item">
+              <Button size="sm" variant="ghost" onClick={() => setShown(shown + WINDOW)}>Show {Math.min(hidden, WINDOW)} earlier of {hidden}</Button>
+            </li>
+          ) : null}
+          {visible.map((e) => (
             <li key={e.key} className={`timeline-item timeline-${e.kind}`}>
               <Entry entry={e} names={names} />
             </li>

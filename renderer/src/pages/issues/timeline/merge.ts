@@ -107,3 +107,9 @@ export function mergeTimeline(s: TimelineSources): TimelineEntry[] {
     return t !== 0 ? t : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
   });
 }
+
+/** The newest `size` entries (still oldest first) and how many earlier ones are left out. */
+export function visibleWindow<T>(entries: readonly T[], size: number): { visible: readonly T[]; hidden: number } {
+  const hidden = Math.max(0, entries.length - size);
+  return { visible: hidden ? entries.slice(hidden) : entries, hidden };
+}
