@@ -69,12 +69,12 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
           <Section title="Description">
             <EditableDescription issueRef={ref} companyId={companyId} description={i.description} />
           </Section>
-          <Dependencies issue={i} companyId={companyId} />
           <Interactions issueId={i.id} focusId={query.get('interaction')} />
-          <Workspace issueId={i.id} />
+          <Timeline companyId={companyId} issueId={i.id} agents={agents.data ?? []} />
           <Documents issue={i} />
           <Attachments issue={i} />
-          <Timeline companyId={companyId} issueId={i.id} agents={agents.data ?? []} />
+          <Dependencies issue={i} companyId={companyId} />
+          <Workspace issueId={i.id} />
         </div>
         <aside className="stack" aria-label="Issue properties">
           <Card>

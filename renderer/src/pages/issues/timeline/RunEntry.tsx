@@ -12,6 +12,14 @@ import type { Names } from './names.js';
 /** Runs that ended without doing their work; the board may start another. */
 const RETRYABLE = new Set(['failed', 'timed_out', 'lost']);
 
+function fallbackError(r: HeartbeatRun): string {
+  if (r.status === 'lost') return 'The run was lost: Headcount stopped while it ran.';
+  if (r.status === 'timed_out') return 'The run took longer than its timeout and was stopped.';
+  if (r.exitCode !== null) return `The agent's CLI exited with code ${r.exitCode}; the transcript says why.`;
+  if (r.signal) return `The agent's CLI was stopped by ${r.signal}.`;
+  return 'The run ended without finishing; the transcript says why.';
+}
+
 /**
  * A heartbeat run of this issue. Retry wakes the same agent on this issue the way the board's
  * "Run now" does (POST /api/agents/{id}/heartbeat/invoke with the issue), so the new run shows up
@@ -34,7 +42,7 @@ export function RunEntry({ run: r, names }: { run: HeartbeatRun; names: Names })
         <Pill status={r.status} />
         <RelativeTime iso={r.startedAt ?? r.queuedAt} />
         <span>· {duration(r.startedAt, r.finishedAt)}</span>
-        <span>· {r.costStatus === 'unpriced' ? 'unpriced' : formatCents(r.costCents)}</span>
+        {r.costStatus === 'unpriced' ? <span>· cost unknown</span> : r.costCents !== null ? <span>· {formatCents(r.costCents)}</span> : null}
         <span className="spacer" />
         <a href={href(`/runs/${r.id}`)}>Transcript</a>
       </div>
@@ -42,7 +50,7 @@ export function RunEntry({ run: r, names }: { run: HeartbeatRun; names: Names })
       {failed ? (
         <div className="timeline-run-error" role="alert">
           <div>
-            <div>{r.errorCode ? <span className="mono">{r.errorCode}: </span> : null}{r.errorMessage ?? (r.status === 'lost' ? 'The run was lost (Headcount stopped while it ran).' : 'The run ended without finishing.')}</div>
+            <div>{r.errorCode ? <span className="mono">{r.errorCode}: </span> : null}{r.errorMessage ?? fallbackError(r)}</div>
             {r.errorHint ? <div className="muted">{r.errorHint}</div> : null}
           </div>
           <Button size="sm" busy={retry.isPending} onClick={() => retry.mutate(undefined)} aria-label={`Retry the run of ${names.agent(r.agentId)}`}>
