@@ -105,8 +105,17 @@ test('issue page: title and description edited in place, cancel, delete with con
   const heading = page.getByRole('heading', { name: 'Ship the pricing page' });
   await expect(heading).toBeVisible();
 
-  // Escape cancels: nothing is saved.
-  await heading.getByRole('button').click();
+  // `?` lists the shortcuts in effect, this page's included, chords as they are typed.
+  await page.locator('body').press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help.getByRole('region', { name: 'Issue shortcuts' })).toContainText('Edit the issue title');
+  await expect(help.getByRole('region', { name: 'Issue shortcuts' })).toContainText('Write a comment');
+  await expect(help.getByRole('region', { name: 'General shortcuts' })).toContainText('Ctrl+K');
+  await keep(page, 'keyboard-shortcuts');
+  await help.getByRole('button', { name: 'Close' }).click();
+
+  // Escape cancels: nothing is saved (`e` opens the title).
+  await page.locator('body').press('e');
   const title = page.getByRole('textbox', { name: 'Title' });
   await title.fill('Something else');
   await title.press('Escape');

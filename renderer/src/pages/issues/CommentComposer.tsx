@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useApi } from '../../app/api-context.js';
 import { useAction } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
@@ -6,11 +6,14 @@ import type { Agent, Comment } from '../../api/types.js';
 import { Button } from '../../components/Button.js';
 import { MentionTextarea } from '../../components/MentionTextarea.js';
 import { toastSuccess } from '../../stores/ui.js';
+import { useShortcut } from '../../shortcuts/registry.js';
 
 /** Writes a comment on the issue; @name mentions wake those agents. Ctrl/Cmd+Enter sends. */
 export function CommentComposer({ issueId, agents }: { issueId: string; agents: readonly Agent[] }) {
   const api = useApi();
   const [body, setBody] = useState('');
+  const form = useRef<HTMLFormElement>(null);
+  useShortcut('r', 'Write a comment', () => form.current?.querySelector('textarea')?.focus(), { group: 'Issue' });
   const name = (id: string) => agents.find((a) => a.id === id)?.name ?? 'Agent';
   const post = useAction((text: string) => api.post<Comment>(`/api/issues/${issueId}/comments`, { body: text }), {
     errorTitle: 'Could not post the comment',
@@ -26,6 +29,7 @@ export function CommentComposer({ issueId, agents }: { issueId: string; agents: 
   };
   return (
     <form
+      ref={form}
       className="stack-sm"
       onSubmit={(e) => {
         e.preventDefault();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.js';
 import { usePatchIssue } from './usePatchIssue.js';
+import { useShortcut } from '../../shortcuts/registry.js';
 import './inline-edit.css';
 
 /**
@@ -10,6 +11,7 @@ import './inline-edit.css';
 export function EditableTitle({ issueRef, companyId, title }: { issueRef: string; companyId: string; title: string }) {
   const patch = usePatchIssue(issueRef, companyId);
   const [draft, setDraft] = useState<string | null>(null);
+  useShortcut('e', 'Edit the issue title', () => setDraft(title), { group: 'Issue', enabled: draft === null });
   const cancel = () => (setDraft(null), patch.reset());
   const save = () => {
     if (draft === null) return;

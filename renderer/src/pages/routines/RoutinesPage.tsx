@@ -42,7 +42,7 @@ function Firings({ routine }: { routine: Routine }) {
       label={`Firings of ${routine.title}`}
       rows={firings.data}
       rowKey={(f) => f.id}
-      empty={<span className="faint">No firings yet.</span>}
+      empty={<span className="faint">No firings yet: the routine fires on its schedule, or when its webhook is called.</span>}
       columns={[
         { key: 'at', header: 'Slot', render: (f) => <RelativeTime iso={f.slotAt ?? f.firedAt} /> },
         { key: 'trigger', header: 'Trigger', render: (f) => humanize(f.trigger) },
