@@ -44,6 +44,11 @@ test('issue timeline: a comment, a failed run retried, status and assignee chang
   const invoked = await board.api<{ runId: string }>('POST', `/api/agents/${agentId}/heartbeat/invoke`, { issueId: issue.id });
   await expect.poll(async () => (await runsOf(board, companyId, issue.id)).map((r) => r.status), { timeout: 30_000 }).toEqual(['failed']);
 
+  // A strategy approval linked to the issue, and a document written in two revisions.
+  await board.api('POST', `/api/companies/${companyId}/approvals`, { type: 'approve_ceo_strategy', requestedByAgentId: agentId, payload: { title: 'Price by seat' }, issueIds: [issue.id] });
+  const doc = await board.api<{ revisionId: string }>('PUT', `/api/issues/${issue.id}/documents/plan`, { title: 'Pricing plan', format: 'markdown', body: '# Pricing\n\nFlat price.\n' });
+  await board.api('PUT', `/api/issues/${issue.id}/documents/plan`, { title: 'Pricing plan', format: 'markdown', body: '# Pricing\n\n| Tier | Price |\n|---|---|\n| Free | $0 |\n| Pro | $12 per seat |\n', baseRevisionId: doc.revisionId });
+
   await page.goto(`${board.url}/#/issues/${issue.identifier}`);
   await expect(page.getByRole('heading', { name: 'Ship the pricing page' })).toBeVisible();
   // The description is markdown, rendered and sanitized: no script, no javascript: link.
@@ -53,10 +58,26 @@ test('issue timeline: a comment, a failed run retried, status and assignee chang
 
   const timeline = page.getByRole('list', { name: 'Timeline' });
   await expect(timeline.getByText('created the issue')).toBeVisible();
+  await expect(timeline.getByRole('link', { name: 'Price by seat' })).toBeVisible();
+  await expect(timeline.getByText(/created the document\s*plan\s*\(revision 1\)/)).toBeVisible();
+  await expect(timeline.getByText(/updated the document\s*plan\s*\(revision 2\)/)).toBeVisible();
   const failed = timeline.getByLabel('Run by Fay, failed');
   await expect(failed).toBeVisible();
   await expect(failed.getByRole('link', { name: 'Transcript' })).toHaveAttribute('href', `#/runs/${invoked.runId}`);
   await expect(failed.getByRole('alert')).toContainText(/exit/i);
+
+  // The document reads rendered (a table here); an earlier revision is a click away.
+  await page.getByRole('button', { name: /plan\s*Pricing plan/ }).click();
+  const document = page.getByRole('article', { name: 'Document Pricing plan' });
+  await expect(document.getByRole('cell', { name: '$12 per seat' })).toBeVisible();
+  await document.getByText('Revisions (2)').click();
+  await document.getByRole('button', { name: 'Show revision 1' }).click();
+  await expect(document.getByText('Flat price.')).toBeVisible();
+  await expect(document.getByRole('cell', { name: '$12 per seat' })).toHaveCount(0);
+  await document.scrollIntoViewIfNeeded();
+  await keep(page, 'issue-document');
+  await document.getByRole('button', { name: 'Back to current' }).click();
+  await expect(document.getByRole('cell', { name: '$12 per seat' })).toBeVisible();
 
   // A comment from the board, sent with Ctrl+Enter.
   const composer = page.getByRole('combobox', { name: 'Add a comment' });

@@ -44,7 +44,7 @@ export function DocumentView({ issueId, docKey, onEdit }: { issueId: string; doc
               <div key={r.id} className="list-item">
                 <span>rev {r.revisionNumber}</span>
                 <span className="muted grow">by {author(r)} · <RelativeTime iso={r.createdAt} /></span>
-                <Button size="sm" variant="ghost" aria-pressed={shown?.id === r.id} onClick={() => setPicked(r)} aria-label={`Show revision ${r.revisionNumber}`}>Show</Button>
+                <Button size="sm" variant="ghost" aria-pressed={shown?.id === r.id} onClick={() => setPicked(r)} aria-label={`Show revision ${r.revisionNumber}`}>{shown?.id === r.id ? 'Showing' : 'Show'}</Button>
               </div>
             ))}
           </div>
