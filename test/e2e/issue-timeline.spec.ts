@@ -66,8 +66,9 @@ test('issue timeline: a comment, a failed run retried, status and assignee chang
   await expect(failed.getByRole('link', { name: 'Transcript' })).toHaveAttribute('href', `#/runs/${invoked.runId}`);
   await expect(failed.getByRole('alert')).toContainText(/exit/i);
 
-  // The document reads rendered (a table here); an earlier revision is a click away.
-  await page.getByRole('button', { name: /plan\s*Pricing plan/ }).click();
+  // The document, opened from its timeline entry, reads rendered (a table here); an earlier
+  // revision is a click away.
+  await timeline.getByRole('link', { name: 'plan', exact: true }).last().click();
   const document = page.getByRole('article', { name: 'Document Pricing plan' });
   await expect(document.getByRole('cell', { name: '$12 per seat' })).toBeVisible();
   await document.getByText('Revisions (2)').click();

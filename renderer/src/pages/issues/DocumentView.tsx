@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../app/api-context.js';
 import { keys } from '../../api/keys.js';
@@ -14,12 +14,18 @@ const author = (r: DocumentRevision) => (r.authorType === 'board' ? 'you' : r.au
  * An issue document as the reader wants it: rendered markdown (sanitized), with its revisions;
  * picking one shows that revision rendered in place of the current text.
  */
-export function DocumentView({ issueId, docKey, onEdit }: { issueId: string; docKey: string; onEdit: () => void }) {
+export function DocumentView({ issueId, docKey, onEdit, reveal }: { issueId: string; docKey: string; onEdit: () => void; reveal?: boolean }) {
   const api = useApi();
   const path = `/api/issues/${issueId}/documents/${docKey}`;
   const doc = useQuery({ queryKey: keys.issue(issueId, `doc:${docKey}`), queryFn: () => api.get<IssueDocument>(path) });
   const revisions = useQuery({ queryKey: keys.issue(issueId, `revisions:${docKey}`), queryFn: () => api.get<DocumentRevision[]>(`${path}/revisions`) });
   const [picked, setPicked] = useState<DocumentRevision | null>(null);
+  const article = useRef<HTMLElement>(null);
+  const loaded = doc.isSuccess;
+  // Opened from a link: bring it into view once its text is there.
+  useEffect(() => {
+    if (reveal && loaded) article.current?.scrollIntoView({ block: 'start' });
+  }, [reveal, loaded]);
   if (doc.isPending) return <Loading />;
   if (doc.isError) return <ErrorBox error={doc.error} retry={() => void doc.refetch()} />;
   const d = doc.data;
@@ -27,7 +33,7 @@ export function DocumentView({ issueId, docKey, onEdit }: { issueId: string; doc
   const body = shown ? shown.body : d.body;
   return (
     <Card>
-      <article className="stack" aria-label={`Document ${d.title}`}>
+      <article ref={article} className="stack" aria-label={`Document ${d.title}`}>
         <div className="row">
           <strong className="grow">{d.title}</strong>
           <span className="faint">

@@ -15,10 +15,19 @@ import { DocumentView } from './DocumentView.js';
 import { toastSuccess } from '../../stores/ui.js';
 
 
-export function Documents({ issue }: { issue: IssueDetail }) {
-  const [open, setOpen] = useState<string | null>(null);
+export function Documents({ issue, focusKey }: { issue: IssueDetail; focusKey?: string | null }) {
+  const [open, setOpen] = useState<string | null>(focusKey ?? null);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState(false);
+  // A link to a document (`?doc=plan`, from the timeline) opens it, also when the page is already shown.
+  const [focused, setFocused] = useState(focusKey ?? null);
+  if ((focusKey ?? null) !== focused) {
+    setFocused(focusKey ?? null);
+    if (focusKey) {
+      setOpen(focusKey);
+      setEditing(false);
+    }
+  }
   const docs = issue.documentSummaries;
   return (
     <Section title="Documents" actions={<Button size="sm" onClick={() => (setCreating(true), setOpen(null), setEditing(false))}>New document</Button>}>
@@ -37,7 +46,7 @@ export function Documents({ issue }: { issue: IssueDetail }) {
         ) : null}
         {creating ? <NewDocument issueId={issue.id} onDone={(key) => (setCreating(false), setOpen(key), setEditing(true))} onCancel={() => setCreating(false)} /> : null}
         {open && editing ? <DocumentEditor key={open} issueId={issue.id} docKey={open} onClose={() => setEditing(false)} /> : null}
-        {open && !editing ? <DocumentView key={open} issueId={issue.id} docKey={open} onEdit={() => setEditing(true)} /> : null}
+        {open && !editing ? <DocumentView key={open} issueId={issue.id} docKey={open} onEdit={() => setEditing(true)} reveal={open === focused} /> : null}
       </div>
     </Section>
   );

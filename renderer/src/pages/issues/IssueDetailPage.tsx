@@ -70,8 +70,8 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
             <EditableDescription issueRef={ref} companyId={companyId} description={i.description} />
           </Section>
           <Interactions issueId={i.id} focusId={query.get('interaction')} />
-          <Timeline companyId={companyId} issueId={i.id} agents={agents.data ?? []} />
-          <Documents issue={i} />
+          <Timeline companyId={companyId} issueId={i.id} issueRef={i.identifier} agents={agents.data ?? []} />
+          <Documents issue={i} focusKey={query.get('doc')} />
           <Attachments issue={i} />
           <Dependencies issue={i} companyId={companyId} />
           <Workspace issueId={i.id} />

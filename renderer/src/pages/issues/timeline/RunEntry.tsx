@@ -38,7 +38,7 @@ export function RunEntry({ run: r, names }: { run: HeartbeatRun; names: Names })
     <div className={`card timeline-card${failed ? ' timeline-card-failed' : ''}`} aria-label={`Run by ${names.agent(r.agentId)}, ${r.status.replace(/_/g, ' ')}`}>
       <div className="timeline-meta">
         <strong>{names.agent(r.agentId)}</strong>
-        <span>{active ? 'is working' : 'ran'}</span>
+        <span>{r.status === 'queued' ? 'is queued' : active ? 'is working' : 'ran'}</span>
         <Pill status={r.status} />
         <RelativeTime iso={r.startedAt ?? r.queuedAt} />
         <span>· {duration(r.startedAt, r.finishedAt)}</span>

@@ -15,7 +15,7 @@ import './timeline.css';
 
 const WINDOW = 200;
 
-function Entry({ entry, names }: { entry: TimelineEntry; names: ReturnType<typeof namesFrom> }) {
+function Entry({ entry, names, issueRef }: { entry: TimelineEntry; names: ReturnType<typeof namesFrom>; issueRef: string }) {
   switch (entry.kind) {
     case 'comment':
       return <CommentEntry comment={entry.comment} names={names} />;
@@ -24,12 +24,12 @@ function Entry({ entry, names }: { entry: TimelineEntry; names: ReturnType<typeo
     case 'approval':
       return <ApprovalEntry approval={entry.approval} names={names} />;
     default:
-      return <ChangeEntry entry={entry} names={names} />;
+      return <ChangeEntry entry={entry} names={names} issueRef={issueRef} />;
   }
 }
 
 /** The issue's story, oldest first: comments, runs, changes, approvals and documents, then the composer. */
-export function Timeline({ companyId, issueId, agents }: { companyId: string; issueId: string; agents: readonly Agent[] }) {
+export function Timeline({ companyId, issueId, issueRef, agents }: { companyId: string; issueId: string; issueRef: string; agents: readonly Agent[] }) {
   const timeline = useIssueTimeline(companyId, issueId);
   const names = namesFrom(agents);
   // A long history renders its newest part; earlier entries come on request, a page at a time.
@@ -53,7 +53,7 @@ export function Timeline({ companyId, issueId, agents }: { companyId: string; is
           ) : null}
           {visible.map((e) => (
             <li key={e.key} className={`timeline-item timeline-${e.kind}`}>
-              <Entry entry={e} names={names} />
+              <Entry entry={e} names={names} issueRef={issueRef} />
             </li>
           ))}
         </ol>
