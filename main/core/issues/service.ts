@@ -13,11 +13,11 @@ import { wakeUnblocked } from './blockers.js';
 import { issueLabels } from '../labels/schema.js';
 import { assertLabels, setIssueLabels } from '../labels/service.js';
 import { limitsOf } from '../limits/service.js';
-import type { Actor } from '../http/actor.js';
-import { badRequest, conflict, ServiceError } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { badRequest, conflict, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
-import { assertBoard } from '../access.js';
+import { assertBoard } from '../kernel/access.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 
 interface Cursor {
