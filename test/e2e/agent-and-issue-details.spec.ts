@@ -98,6 +98,9 @@ test('issue collaboration: @mention, document conflict, confirmation, attachment
   // Someone else saves the document while it is being edited: the save is refused (409), the
   // text typed here is kept, and the change made meanwhile is shown.
   await page.getByRole('button', { name: /plan\s*Launch plan/ }).click();
+  // Opened, the document reads rendered; editing is a click away.
+  await expect(page.getByRole('article', { name: 'Document Launch plan' })).toContainText('Week 1: build.');
+  await page.getByRole('button', { name: 'Edit document' }).click();
   const editor = page.getByLabel('Body of plan');
   await expect(editor).toHaveValue('Week 1: build.\n');
   await editor.fill('Week 1: build.\nWeek 2: launch.\n');

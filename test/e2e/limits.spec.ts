@@ -1,7 +1,7 @@
 import { test, expect, shot } from './fixtures.js';
 
-/** Limits in the board: the settings section, the per-company disk use, comment pages on scroll, limit hits in the inbox. */
-test('limits: settings and disk use, comments loaded on scroll, an agent that hit a limit needs you', async ({ signedIn: page, board }) => {
+/** Limits in the board: the settings section, the per-company disk use, a long thread on the issue's timeline, limit hits in the inbox. */
+test('limits: settings and disk use, a long thread on the timeline, an agent that hit a limit needs you', async ({ signedIn: page, board }) => {
   const company = await board.api<{ id: string }>('POST', '/api/companies', { name: 'Chatty Co' });
   const agent = await board.api<{ id: string }>('POST', `/api/companies/${company.id}/agents`, { name: 'Chatter', role: 'engineer', adapterType: 'process', adapterConfig: { command: 'echo' } });
   const { key } = await board.api<{ key: string }>('POST', `/api/agents/${agent.id}/keys`, {});
@@ -20,14 +20,12 @@ test('limits: settings and disk use, comments loaded on scroll, an agent that hi
   await expect(perCompany.getByRole('row', { name: /Chatty Co/ })).toContainText('of 2.00 GB');
   await shot(page, 'limits-01-settings');
 
-  // The issue's thread: the first 100, the rest once the reader scrolls down.
+  // The issue's thread: every comment on the timeline, oldest first (it reads the pages itself).
   await page.goto(`${board.url}/#/issues/${issue.id}`);
-  await expect(page.getByText('Comment number 100', { exact: true })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Comments (100+)' })).toBeVisible();
-  await expect(page.getByText('Comment number 101', { exact: true })).toHaveCount(0);
-  await page.getByText('Comment number 100', { exact: true }).scrollIntoViewIfNeeded();
-  await expect(page.getByText('Comment number 150', { exact: true })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Comments (150)' })).toBeVisible();
+  const timeline = page.getByRole('list', { name: 'Timeline' });
+  await expect(timeline.getByText('Comment number 150', { exact: true })).toBeVisible();
+  await expect(timeline.getByText('Comment number 1', { exact: true })).toBeVisible();
+  await expect(timeline.getByLabel('Comment by the board')).toHaveCount(150);
 
   // The agent posts past its rate: the dashboard says so.
   for (let i = 0; i < 3; i++) {

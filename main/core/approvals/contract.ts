@@ -89,6 +89,7 @@ export const ListApprovalsQuery = z.strictObject({
       }
       return parts as ApprovalStatus[];
     }),
+  issueId: Id.optional().describe('Only approvals linked to this issue (its UUID)'),
 });
 
 export const ApprovalIdParams = z.strictObject({ approvalId: Id });

@@ -24,7 +24,7 @@ const detail = { 200: ApprovalDetail, ...errorResponses };
 export const approvalsRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/companies/:companyId/approvals', {
     schema: { tags, summary: 'Approvals of the company, newest first', params: CompanyIdParams, querystring: ListApprovalsQuery, response: { 200: z.array(Approval), ...errorResponses } },
-    handler: (req) => s.approvals.list(req.actor, req.params.companyId, req.query.status).map((a) => approvalSeenBy(s.ctx.db, req.actor, a)),
+    handler: (req) => s.approvals.list(req.actor, req.params.companyId, req.query.status, req.query.issueId).map((a) => approvalSeenBy(s.ctx.db, req.actor, a)),
   });
 
   app.post('/api/companies/:companyId/approvals', {

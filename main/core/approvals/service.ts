@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import { approvals, type ApprovalRow } from './schema.js';
+import { approvalIssues, approvals, type ApprovalRow } from './schema.js';
 import { agents } from '../agents/schema.js';
 import { issues } from '../issues/schema.js';
 import {
@@ -94,10 +94,11 @@ export function createApprovalsService(ctx: CoreContext) {
 
   return {
     /** Newest first. */
-    list(actor: Actor, companyId: string, statuses: ApprovalStatus[] | undefined): Approval[] {
+    list(actor: Actor, companyId: string, statuses: ApprovalStatus[] | undefined, issueId?: string): Approval[] {
       requireCompany(ctx.db, actor, companyId);
       const filters: SQL[] = [eq(approvals.companyId, companyId)];
       if (statuses?.length) filters.push(inArray(approvals.status, statuses));
+      if (issueId) filters.push(inArray(approvals.id, ctx.db.select({ id: approvalIssues.approvalId }).from(approvalIssues).where(eq(approvalIssues.issueId, issueId.toLowerCase()))));
       return ctx.db
         .select()
         .from(approvals)

@@ -56,6 +56,7 @@ export const RunLogPage = z
 
 export const ListRunsQuery = z.strictObject({
   agentId: Id.optional(),
+  issueId: Id.optional().describe('Only runs focused on this issue (its UUID)'),
   status: z.enum(RUN_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(200).optional(),

@@ -74,10 +74,11 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
       return result;
     },
 
-    list(actor: Actor, companyId: string, q: { agentId?: string | undefined; status?: HeartbeatRunRow['status'] | undefined; limit: number; cursor?: string | undefined }) {
+    list(actor: Actor, companyId: string, q: { agentId?: string | undefined; issueId?: string | undefined; status?: HeartbeatRunRow['status'] | undefined; limit: number; cursor?: string | undefined }) {
       requireCompany(ctx.db, actor, companyId);
       const where: SQL[] = [eq(heartbeatRuns.companyId, companyId)];
       if (q.agentId) where.push(eq(heartbeatRuns.agentId, q.agentId));
+      if (q.issueId) where.push(eq(heartbeatRuns.taskIssueId, q.issueId.toLowerCase()));
       if (q.status) where.push(eq(heartbeatRuns.status, q.status));
       if (q.cursor) {
         const [t, id] = Buffer.from(q.cursor, 'base64url').toString('utf8').split('|');

@@ -55,6 +55,8 @@ export const heartbeatRuns = sqliteTable(
     index('heartbeat_runs_company_idx').on(t.companyId, t.queuedAt),
     index('heartbeat_runs_agent_idx').on(t.agentId, t.status),
     index('heartbeat_runs_status_idx').on(t.status),
+    // The issue page lists the runs of one issue (GET …/heartbeat-runs?issueId=).
+    index('heartbeat_runs_task_issue_idx').on(t.taskIssueId, t.queuedAt),
   ],
 );
 export type HeartbeatRunRow = typeof heartbeatRuns.$inferSelect;

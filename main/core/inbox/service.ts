@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, notInArray, sql } from 'drizzle-orm';
 import { inboxDismissals } from './schema.js';
 import type { InboxItem } from './contract.js';
 import { approvals } from '../approvals/schema.js';
@@ -47,7 +47,7 @@ function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
     .select({ i: issueInteractions, identifier: issues.identifier })
     .from(issueInteractions)
     .innerJoin(issues, eq(issues.id, issueInteractions.issueId))
-    .where(and(eq(issueInteractions.companyId, companyId), eq(issueInteractions.status, 'pending')))
+    .where(and(eq(issueInteractions.companyId, companyId), eq(issueInteractions.status, 'pending'), isNull(issues.deletedAt)))
     .all();
   for (const { i, identifier } of interactions) {
     items.push({

@@ -14,7 +14,7 @@ export function requireIssue(db: Queryable, actor: Actor, idOrIdentifier: string
   let row: IssueRow | undefined;
   if (UUID.test(key)) row = db.select().from(issues).where(eq(issues.id, key.toLowerCase())).get();
   else if (IDENTIFIER.test(key.toUpperCase())) row = db.select().from(issues).where(eq(issues.identifier, key.toUpperCase())).get();
-  if (!row) throw notFound('Issue');
+  if (!row || row.deletedAt) throw notFound('Issue');
   assertRecordAccess(actor, row.companyId, 'Issue');
   return row;
 }

@@ -54,6 +54,14 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
     handler: (req) => s.issues.get(req.actor, req.params.issueId),
   });
 
+  app.delete('/api/issues/:issueId', {
+    schema: { tags, summary: 'Delete the issue (board only; soft: gone from lists and lookups, open work on it cancelled)', params: IssueIdParams, response: { 204: z.null(), ...errorResponses } },
+    handler: async (req, reply) => {
+      s.issues.remove(req.actor, req.params.issueId);
+      return reply.code(204).send(null);
+    },
+  });
+
   app.patch('/api/issues/:issueId', {
     onError: retryAfterOnError,
     schema: { tags, params: IssueIdParams, headers: RunHeader, body: PatchIssueBody, response: { 200: IssueWithLinks, ...errorResponses } },

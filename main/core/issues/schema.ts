@@ -38,6 +38,8 @@ export const issues = sqliteTable(
     startedAt: timestamp('started_at'),
     completedAt: timestamp('completed_at'),
     cancelledAt: timestamp('cancelled_at'),
+    /** Soft delete by the board: the issue is gone from every list and lookup; its history stays. */
+    deletedAt: timestamp('deleted_at'),
     createdByType: text('created_by_type', { enum: ['board', 'agent', 'system'] }).notNull(),
     createdById: text('created_by_id'),
     createdAt: timestamp('created_at').notNull(),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { issues, type IssueRow } from './schema.js';
 import type { CreateIssueInput, IssueDetail, IssueWithLinks, PatchIssueInput } from './contract.js';
 import { toIssue, issueDetail } from './present.js';
@@ -17,6 +17,7 @@ import type { Actor } from '../kernel/actor.js';
 import { badRequest, conflict, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
+import { assertBoard } from '../kernel/access.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 
 interface Cursor {
@@ -107,7 +108,7 @@ export function createIssuesService(ctx: CoreContext) {
     /** Sorted by priority, then most recent activity; cursor-paginated. */
     list(actor: Actor, companyId: string, filter: ListIssuesFilter): { items: IssueWithLinks[]; nextCursor: string | null } {
       requireCompany(ctx.db, actor, companyId);
-      const where: SQL[] = [eq(issues.companyId, companyId)];
+      const where: SQL[] = [eq(issues.companyId, companyId), isNull(issues.deletedAt)];
       if (filter.status?.length) where.push(inArray(issues.status, filter.status));
       if (filter.assigneeAgentId) {
         // An unknown shortname matches nothing rather than failing: it is a filter, not a write.
@@ -139,6 +140,24 @@ export function createIssuesService(ctx: CoreContext) {
       const items = rows.slice(0, filter.limit);
       const last = items[items.length - 1];
       return { items: withLinks(ctx.db, items.map(toIssue)), nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null };
+    },
+
+    /**
+     * Soft delete (board only), as documents are deleted: the issue leaves lists, search, the inbox
+     * and lookups (404); work on it stops (an open issue becomes cancelled, its checkout ends).
+     */
+    remove(actor: Actor, idOrIdentifier: string): void {
+      assertBoard(actor, 'delete issues');
+      inTransaction(ctx, (tx) => {
+        const row = requireIssue(tx, actor, idOrIdentifier);
+        const at = isoNow(ctx);
+        const open = row.status !== 'done' && row.status !== 'cancelled';
+        tx.update(issues)
+          .set({ deletedAt: at, updatedAt: at, checkoutAgentId: null, checkoutRunId: null, checkedOutAt: null, ...(open ? { status: 'cancelled' as const, cancelledAt: at } : {}) })
+          .where(eq(issues.id, row.id))
+          .run();
+        recordActivity(tx, at, actor, { companyId: row.companyId, action: 'issue.deleted', entityType: 'issue', entityId: row.id, summary: `${row.identifier} deleted`, details: { from: row.status } });
+      });
     },
 
     get(actor: Actor, idOrIdentifier: string): IssueDetail {
@@ -223,7 +242,12 @@ export function createIssuesService(ctx: CoreContext) {
             entityType: 'issue',
             entityId: row.id,
             summary: changes.status ? `${row.identifier} moved from ${row.status} to ${changes.status}` : `${row.identifier} updated: ${fields.join(', ')}`,
-            details: { fields, ...(changes.status ? { from: row.status, to: changes.status } : {}) },
+            // The assignee's before and after let the issue's timeline say who it moved from and to.
+            details: {
+              fields,
+              ...(changes.status ? { from: row.status, to: changes.status } : {}),
+              ...(changes.assigneeAgentId !== undefined ? { assigneeFrom: row.assigneeAgentId, assigneeTo: changes.assigneeAgentId } : {}),
+            },
           });
         }
         if (input.comment !== undefined) updated = insertComment(tx, at, actor, updated, input.comment).issue;

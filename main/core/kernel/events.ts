@@ -46,6 +46,7 @@ export const ACTIVITY_KINDS = [
   'issue.created',
   'issue.updated',
   'issue.status_changed',
+  'issue.deleted',
   'issue.commented',
   'issue.checked_out',
   'issue.checkout_adopted',

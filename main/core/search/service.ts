@@ -62,7 +62,7 @@ export function createSearchService(ctx: Pick<CoreContext, 'db'>) {
     }
     return rows;
   }
-  const issue = sqlite.prepare<[string], IssueRow>('SELECT id, identifier, title, status FROM issues WHERE id = ?');
+  const issue = sqlite.prepare<[string], IssueRow>('SELECT id, identifier, title, status FROM issues WHERE id = ? AND deleted_at IS NULL');
   const agents = sqlite.prepare<[string, string, number], SearchResults['agents'][number]>(
     `SELECT id, name, role, status FROM agents WHERE company_id = ? AND status <> 'terminated' AND name LIKE ? ESCAPE '\\' ORDER BY lower(name) LIMIT ?`,
   );
@@ -70,7 +70,7 @@ export function createSearchService(ctx: Pick<CoreContext, 'db'>) {
     `SELECT id, name, status FROM projects WHERE company_id = ? AND name LIKE ? ESCAPE '\\' ORDER BY lower(name) LIMIT ?`,
   );
   // An issue identifier typed as is ("ACME-12") finds that issue first.
-  const byIdentifier = sqlite.prepare<[string, string], IssueRow>('SELECT id, identifier, title, status FROM issues WHERE company_id = ? AND identifier = ? COLLATE NOCASE');
+  const byIdentifier = sqlite.prepare<[string, string], IssueRow>('SELECT id, identifier, title, status FROM issues WHERE company_id = ? AND identifier = ? COLLATE NOCASE AND deleted_at IS NULL');
 
   return {
     search(actor: Actor, companyId: string, query: SearchQuery): SearchResults {

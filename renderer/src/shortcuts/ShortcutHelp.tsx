@@ -4,6 +4,15 @@ import { Dialog } from '../components/Dialog.js';
 import { useShortcutList, type Shortcut } from './registry.js';
 import './shortcuts.css';
 
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/** How a key reads on this machine: `mod+k` is Ctrl+K, or ⌘K on a Mac (the registry takes either). */
+export const keyLabel = (k: string): string => {
+  if (k === ' ') return 'Space';
+  const chord = /^mod\+(.)$/.exec(k);
+  return chord ? `${isMac ? '⌘' : 'Ctrl+'}${chord[1]!.toUpperCase()}` : k;
+};
+
 /** `g d` → <kbd>g</kbd> then <kbd>d</kbd>. */
 export function Keys({ keys }: { keys: string }) {
   const parts = keys.split(' ');
@@ -12,7 +21,7 @@ export function Keys({ keys }: { keys: string }) {
       {parts.map((k, i) => (
         <span key={i}>
           {i > 0 ? <span className="faint"> then </span> : null}
-          <kbd className="kbd">{k === ' ' ? 'Space' : k}</kbd>
+          <kbd className="kbd">{keyLabel(k)}</kbd>
         </span>
       ))}
     </span>

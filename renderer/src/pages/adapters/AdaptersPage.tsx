@@ -11,9 +11,10 @@ import { Dialog } from '../../components/Dialog.js';
 import { Input } from '../../components/Field.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { Pill } from '../../components/Pill.js';
-import { formatDateTime } from '../../app/format.js';
+
 import { AdapterConfigFields, TestEnvironment, useAdapterForm } from '../../forms/adapter-form.js';
 import { useShortcut } from '../../shortcuts/registry.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 import './adapters.css';
 
 /**
@@ -77,7 +78,7 @@ export function AdaptersPage({ companyId }: PageProps) {
                           <div className="muted adapter-meta">
                             {a.packageName ? <span className="mono">{a.packageName}</span> : null}
                             {a.localPath ? <span className="mono">{a.localPath}</span> : null}
-                            {a.installedAt ? <span>installed {formatDateTime(a.installedAt)}</span> : null}
+                            {a.installedAt ? <span>installed <RelativeTime iso={a.installedAt} /></span> : null}
                             {a.models?.length ? <span>{a.models.length} models</span> : null}
                             <span>{users.length ? `used by ${users.map((u) => u.name).join(', ')}` : 'no agent uses it'}</span>
                           </div>

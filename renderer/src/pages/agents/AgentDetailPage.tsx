@@ -15,10 +15,11 @@ import { EmptyState } from '../../components/EmptyState.js';
 import { DiffView } from '../../components/DiffView.js';
 import { BudgetBar } from '../../components/BudgetBar.js';
 import { configDiff } from '../../app/config-diff.js';
-import { formatBudget, formatCents, formatDateTime, timeAgo, duration } from '../../app/format.js';
+import { formatBudget, formatCents, duration } from '../../app/format.js';
 import { centsToDollars, dollarsToCents } from '../../app/money.js';
 import { href, navigate } from '../../app/router.js';
 import { AdapterConfigFields, TestEnvironment, useAdapterForm } from '../../forms/adapter-form.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 const TABS = ['overview', 'configuration', 'history', 'keys', 'runs'] as const;
 type Tab = (typeof TABS)[number];
@@ -169,7 +170,7 @@ function Overview({ agent: a, companyId }: { agent: Agent; companyId: string }) 
           <dt>Adapter</dt><dd className="mono">{a.adapterType}</dd>
           <dt>Shortname</dt><dd className="mono">@{a.urlKey}</dd>
           <dt>Capabilities</dt><dd className="markdown">{a.capabilities || '—'}</dd>
-          <dt>Hired</dt><dd>{formatDateTime(a.createdAt)}</dd>
+          <dt>Hired</dt><dd><RelativeTime iso={a.createdAt} /></dd>
         </dl>
       </Card>
       <Card>
@@ -251,7 +252,7 @@ function History({ agent: a }: { agent: Agent }) {
               <strong>Revision {rev.revisionNumber}</strong>
               <Pill tone={rev.reason === 'rollback' ? 'amber' : 'neutral'}>{rev.reason}</Pill>
               {current ? <Pill tone="green">current</Pill> : null}
-              <span className="muted">by {rev.actorType} · {timeAgo(rev.createdAt)}</span>
+              <span className="muted">by {rev.actorType} · <RelativeTime iso={rev.createdAt} /></span>
               <span className="spacer" />
               {!current && a.status !== 'terminated' ? (
                 <Button size="sm" busy={rollback.isPending && rollback.variables?.id === rev.id} onClick={() => rollback.mutate(rev)}>
@@ -301,8 +302,8 @@ function Keys({ agent: a }: { agent: Agent }) {
             columns={[
               { key: 'name', header: 'Name', render: (k) => k.name || '—' },
               { key: 'prefix', header: 'Key', render: (k) => <span className="mono">{k.prefix}…</span> },
-              { key: 'created', header: 'Created', render: (k) => timeAgo(k.createdAt) },
-              { key: 'used', header: 'Last used', render: (k) => timeAgo(k.lastUsedAt) },
+              { key: 'created', header: 'Created', render: (k) => <RelativeTime iso={k.createdAt} /> },
+              { key: 'used', header: 'Last used', render: (k) => (k.lastUsedAt ? <RelativeTime iso={k.lastUsedAt} /> : 'never') },
               { key: 'status', header: 'Status', render: (k) => (k.revokedAt ? <Pill tone="neutral">revoked</Pill> : <Pill tone="green">active</Pill>) },
               { key: 'actions', header: '', align: 'right', render: (k) => (k.revokedAt ? null : <Button size="sm" variant="danger" aria-label={`Revoke key ${k.name || k.prefix}`} onClick={() => revoke.mutate(k)}>Revoke</Button>) },
             ]}
@@ -337,7 +338,7 @@ function AgentRuns({ agent: a, companyId }: { agent: Agent; companyId: string })
         columns={[
           { key: 'status', header: 'Status', render: (r) => <Pill status={r.status} /> },
           { key: 'trigger', header: 'Trigger', render: (r) => r.trigger },
-          { key: 'queued', header: 'Started', render: (r) => timeAgo(r.startedAt ?? r.queuedAt) },
+          { key: 'queued', header: 'Started', render: (r) => <RelativeTime iso={r.startedAt ?? r.queuedAt} /> },
           { key: 'duration', header: 'Duration', render: (r) => duration(r.startedAt, r.finishedAt) },
           { key: 'cost', header: 'Cost', align: 'right', render: (r) => formatCents(r.costCents) },
         ]}

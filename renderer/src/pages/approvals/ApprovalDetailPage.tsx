@@ -9,11 +9,12 @@ import { PageHeader, Section, Loading, ErrorBox, Card } from '../../components/P
 import { Pill, humanize } from '../../components/Pill.js';
 import { Button } from '../../components/Button.js';
 import { Textarea } from '../../components/Field.js';
-import { formatBudget, timeAgo } from '../../app/format.js';
+import { formatBudget } from '../../app/format.js';
 import { href } from '../../app/router.js';
 import { approvalTitle } from './ApprovalsPage.js';
 import { HireRunsAs } from './HireRunsAs.js';
 import { Markdown } from '../../components/Markdown.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 type Decision = 'approve' | 'reject' | 'request-revision';
 const DECISION_DONE: Record<Decision, string> = { approve: 'Approved', reject: 'Rejected', 'request-revision': 'Revision requested' };
@@ -48,7 +49,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
   return (
     <div className="page">
       <div className="muted" style={{ marginBottom: 6 }}><a href={href('/approvals')}>Approvals</a></div>
-      <PageHeader title={approvalTitle(a)} subtitle={<span className="row"><Pill status={a.status}>{humanize(a.status)}</Pill> requested by {name(a.requestedByAgentId)} · {timeAgo(a.createdAt)}</span>} />
+      <PageHeader title={approvalTitle(a)} subtitle={<span className="row"><Pill status={a.status}>{humanize(a.status)}</Pill> requested by {name(a.requestedByAgentId)} · <RelativeTime iso={a.createdAt} /></span>} />
       <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 320px', gap: 20, alignItems: 'start' }}>
         <div>
           <Section title="Request">
@@ -103,7 +104,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
             <div className="stack">
               {(comments.data ?? []).map((c) => (
                 <Card key={c.id}>
-                  <div className="muted" style={{ fontSize: 12, marginBottom: 4 }}><strong style={{ color: 'var(--text)' }}>{c.authorType === 'board' ? 'You' : name(c.authorAgentId)}</strong> · {timeAgo(c.createdAt)}</div>
+                  <div className="muted" style={{ fontSize: 12, marginBottom: 4 }}><strong style={{ color: 'var(--text)' }}>{c.authorType === 'board' ? 'You' : name(c.authorAgentId)}</strong> · <RelativeTime iso={c.createdAt} /></div>
                   <Markdown>{c.body}</Markdown>
                 </Card>
               ))}
@@ -128,7 +129,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
               </div>
             ) : (
               <div className="stack-sm">
-                <div><Pill status={a.status}>{humanize(a.status)}</Pill> {a.decidedAt ? timeAgo(a.decidedAt) : ''}</div>
+                <div><Pill status={a.status}>{humanize(a.status)}</Pill> {a.decidedAt ? <RelativeTime iso={a.decidedAt} /> : null}</div>
                 {a.decisionNote ? <Markdown>{a.decisionNote}</Markdown> : <div className="faint">No note.</div>}
               </div>
             )}
@@ -142,7 +143,7 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
                     <div>{h.fromStatus ? `${humanize(h.fromStatus)} → ` : ''}{humanize(h.toStatus)}</div>
                     {h.note ? <div className="muted">{h.note}</div> : null}
                   </div>
-                  <span className="faint">{timeAgo(h.createdAt)}</span>
+                  <span className="faint"><RelativeTime iso={h.createdAt} /></span>
                 </div>
               ))}
             </div>

@@ -6,7 +6,8 @@ import { Table } from '../../components/Table.js';
 import { Pill, humanize } from '../../components/Pill.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { navigate } from '../../app/router.js';
-import { timeAgo } from '../../app/format.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
+
 
 const FILTERS = [
   { value: 'pending', label: 'Pending' },
@@ -58,7 +59,7 @@ export function ApprovalsPage({ companyId, query }: PageProps) {
               { key: 'title', header: 'Request', render: (a) => approvalTitle(a) },
               { key: 'by', header: 'Requested by', render: (a) => name(a.requestedByAgentId) },
               { key: 'status', header: 'Status', render: (a) => <Pill status={a.status}>{humanize(a.status)}</Pill> },
-              { key: 'at', header: 'Created', render: (a) => timeAgo(a.createdAt) },
+              { key: 'at', header: 'Created', render: (a) => <RelativeTime iso={a.createdAt} /> },
             ]}
           />
         </div>

@@ -7,9 +7,10 @@ import { Button } from '../../components/Button.js';
 import { Select } from '../../components/Field.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { Pill, humanize, type Tone } from '../../components/Pill.js';
-import { timeAgo, formatDateTime } from '../../app/format.js';
+
 import { useShortcut } from '../../shortcuts/registry.js';
 import { ACTIVITY_STATUSES, CHANNEL_LABEL, crmBase, crmKey, useOutboxes, type BulkApproveResult, type CrmActivity } from './crm-api.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 const TONE: Record<string, Tone> = {
   draft_pending_approval: 'amber',
@@ -109,7 +110,7 @@ export function ActivitiesTab({ companyId }: { companyId: string }) {
                   <span className="activity-to">{a.to}</span>
                   <span className="muted ellipsis">{preview(a)}</span>
                 </button>
-                <span className="muted activity-meta">{CHANNEL_LABEL[a.channel] ?? a.channel} · {outboxName.get(a.outboxId) ?? 'outbox'} · {timeAgo(a.createdAt)}</span>
+                <span className="muted activity-meta">{CHANNEL_LABEL[a.channel] ?? a.channel} · {outboxName.get(a.outboxId) ?? 'outbox'} · <RelativeTime iso={a.createdAt} /></span>
                 {a.status === 'draft_pending_approval' ? (
                   <div className="row">
                     <Button size="sm" variant="primary" busy={approve.isPending && approve.variables === a.id} onClick={() => approve.mutate(a.id)} aria-label={`Approve the message to ${a.to}`}>Approve</Button>
@@ -134,8 +135,8 @@ function ActivityDetail({ a }: { a: CrmActivity }) {
         <dt>From</dt><dd>{a.actorType}{a.actorId ? ` ${a.actorId.slice(0, 8)}` : ''} · {a.origin}</dd>
         {a.tags.length ? (<><dt>Tags</dt><dd className="row-wrap">{a.tags.map((t) => <Pill key={t}>{t}</Pill>)}</dd></>) : null}
         {a.niche ? (<><dt>Niche</dt><dd>{a.niche}</dd></>) : null}
-        {a.decision ? (<><dt>Decision</dt><dd>{humanize(a.decision)}{a.decidedAt ? ` · ${formatDateTime(a.decidedAt)}` : ''}</dd></>) : null}
-        {a.sentAt ? (<><dt>Sent</dt><dd>{formatDateTime(a.sentAt)}{a.dryRun ? ' (dry run: nothing left)' : ''}</dd></>) : null}
+        {a.decision ? (<><dt>Decision</dt><dd>{humanize(a.decision)}{a.decidedAt ? <> · <RelativeTime iso={a.decidedAt} /></> : null}</dd></>) : null}
+        {a.sentAt ? (<><dt>Sent</dt><dd><RelativeTime iso={a.sentAt} />{a.dryRun ? ' (dry run: nothing left)' : ''}</dd></>) : null}
         {a.errorMessage ? (<><dt>Error</dt><dd className="tone-red">{a.errorCode ? `${a.errorCode}: ` : ''}{a.errorMessage}</dd></>) : null}
         {a.possiblySent ? (<><dt>Warning</dt><dd>Interrupted during sending: the message may have left.</dd></>) : null}
       </dl>

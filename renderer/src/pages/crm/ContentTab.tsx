@@ -9,8 +9,9 @@ import { Input, Select, Textarea } from '../../components/Field.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { Pill } from '../../components/Pill.js';
 import { href } from '../../app/router.js';
-import { timeAgo } from '../../app/format.js';
+
 import { CHANNELS, CHANNEL_LABEL, crmBase, crmKey, splitTags, type ContentPiece } from './crm-api.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -57,7 +58,7 @@ export function ContentTab({ companyId }: { companyId: string }) {
               </div>
               <div className="muted content-meta">
                 <span className="mono ellipsis" title={`sha256 ${p.sourceSha256}`}>{p.sourcePath}</span>
-                <span>{timeAgo(p.updatedAt)}</span>
+                <span><RelativeTime iso={p.updatedAt} /></span>
                 {p.issueId ? <a href={href(`/issues/${p.issueId}`)}>Issue</a> : null}
                 <span className="spacer" />
                 <Button size="sm" variant="ghost" onClick={() => remove.mutate(p)} aria-label={`Delete ${p.title}`}>Delete</Button>

@@ -13,6 +13,7 @@ import { Pill } from '../../components/Pill.js';
 import { formatDateTime } from '../../app/format.js';
 import { useShortcut } from '../../shortcuts/registry.js';
 import { CHANNELS, CHANNEL_LABEL, crmBase, useOutboxes, useQuota, type Outbox } from './crm-api.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 const CONFIG_EXAMPLE: Record<string, string> = {
   email: '{\n  "host": "smtp.example.com",\n  "port": 587,\n  "fromAddress": "me@example.com",\n  "username": "me@example.com"\n}',
@@ -60,7 +61,7 @@ export function OutboxesTab({ companyId }: { companyId: string }) {
                 <div className="muted outbox-meta">
                   {o.niche ? <span>niche {o.niche}</span> : null}
                   <span>{o.secretRef ? 'credentials from a secret' : 'no secret'}</span>
-                  <span>since {formatDateTime(o.createdAt)}</span>
+                  <span>since <RelativeTime iso={o.createdAt} /></span>
                 </div>
                 <div className="quota" aria-label={`Quota today: ${used} of ${cap} used`}>
                   <div className="quota-label"><span>Today</span><span className="muted">{used} / {cap} sent{q ? ` · resets ${formatDateTime(q.resetsAt)}` : ''}</span></div>

@@ -10,9 +10,10 @@ import { EmptyState } from '../../components/EmptyState.js';
 import { Pill } from '../../components/Pill.js';
 import { Button } from '../../components/Button.js';
 import { BudgetBar } from '../../components/BudgetBar.js';
-import { formatCents, timeAgo, duration } from '../../app/format.js';
+import { formatCents, duration } from '../../app/format.js';
 import { href, navigate } from '../../app/router.js';
 import { KIND_LABEL, KIND_TONE } from '../inbox/actions.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 interface ActivityRow {
   id: string;
@@ -49,7 +50,7 @@ function RecentActivity({ companyId, agentName }: { companyId: string; agentName
                 <span className="grow ellipsis" title={a.summary}>
                   <span className="muted">{a.actorType === 'agent' && a.actorId ? agentName(a.actorId) : a.actorType === 'board' ? 'You' : 'Headcount'}:</span> {a.summary}
                 </span>
-                <span className="faint" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>{timeAgo(a.createdAt)}</span>
+                <span className="faint" style={{ fontSize: 12, whiteSpace: 'nowrap' }}><RelativeTime iso={a.createdAt} /></span>
               </>
             );
             return (
@@ -111,7 +112,7 @@ export function DashboardPage({ companyId }: PageProps) {
                       <div className="ellipsis">{item.title}</div>
                       {item.summary ? <div className="muted ellipsis" style={{ fontSize: 12 }}>{item.summary}</div> : null}
                     </div>
-                    <span className="faint" style={{ fontSize: 12 }}>{timeAgo(item.createdAt)}</span>
+                    <span className="faint" style={{ fontSize: 12 }}><RelativeTime iso={item.createdAt} /></span>
                   </a>
                 </div>
               ))}

@@ -9,9 +9,10 @@ import { Pill } from '../../components/Pill.js';
 import { Button } from '../../components/Button.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { href, navigate } from '../../app/router.js';
-import { timeAgo } from '../../app/format.js';
+
 import { Interactions } from '../issues/Interactions.js';
 import { actionRequest, KIND_LABEL, KIND_TONE } from './actions.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 const ACTION_LABEL = { approve: 'Approve', reject: 'Reject', accept: 'Accept', retry: 'Retry run', answer: 'Answer', open: 'Open', dismiss: 'Dismiss' } as const;
 
@@ -48,7 +49,7 @@ function Item({ item, companyId }: { item: InboxItem; companyId: string }) {
           <a className="ellipsis" href={href(item.link.path)} style={{ display: 'block' }}>{item.title}</a>
           {item.summary ? <div className="muted ellipsis" style={{ fontSize: 12 }}>{item.summary}</div> : null}
         </div>
-        <span className="faint" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>{timeAgo(item.createdAt)}</span>
+        <span className="faint" style={{ fontSize: 12, whiteSpace: 'nowrap' }}><RelativeTime iso={item.createdAt} /></span>
         <div className="actions">
           {item.actions.map((a) => {
             if (a === 'dismiss') return <Button key={a} size="sm" variant="ghost" busy={dismiss.isPending} onClick={() => dismiss.mutate(undefined)}>{ACTION_LABEL[a]}</Button>;

@@ -8,7 +8,7 @@ import type { Attachment, IssueDetail } from '../../api/types.js';
 import { Section } from '../../components/Page.js';
 import { Button } from '../../components/Button.js';
 import { toastError } from '../../stores/ui.js';
-import { timeAgo } from '../../app/format.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -61,7 +61,7 @@ export function Attachments({ issue }: { issue: IssueDetail }) {
                 <button type="button" className="btn btn-ghost btn-sm grow" style={{ justifyContent: 'flex-start' }} onClick={() => void open(a)} aria-label={`Download ${a.fileName}`}>
                   {a.fileName}
                 </button>
-                <span className="faint">{a.contentType} · {formatBytes(a.byteSize)} · {timeAgo(a.createdAt)}</span>
+                <span className="faint">{a.contentType} · {formatBytes(a.byteSize)} · <RelativeTime iso={a.createdAt} /></span>
                 <button type="button" className="icon-btn" aria-label={`Delete ${a.fileName}`} onClick={() => remove.mutate(a)}>×</button>
               </div>
             ))}

@@ -10,31 +10,43 @@ import { Button } from '../../components/Button.js';
 import { Input, Textarea } from '../../components/Field.js';
 import { DiffView } from '../../components/DiffView.js';
 import { textDiff } from '../../app/config-diff.js';
-import { timeAgo } from '../../app/format.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
+import { DocumentView } from './DocumentView.js';
 import { toastSuccess } from '../../stores/ui.js';
 
 
-export function Documents({ issue }: { issue: IssueDetail }) {
-  const [open, setOpen] = useState<string | null>(null);
+export function Documents({ issue, focusKey }: { issue: IssueDetail; focusKey?: string | null }) {
+  const [open, setOpen] = useState<string | null>(focusKey ?? null);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState(false);
+  // A link to a document (`?doc=plan`, from the timeline) opens it, also when the page is already shown.
+  const [focused, setFocused] = useState(focusKey ?? null);
+  if ((focusKey ?? null) !== focused) {
+    setFocused(focusKey ?? null);
+    if (focusKey) {
+      setOpen(focusKey);
+      setEditing(false);
+    }
+  }
   const docs = issue.documentSummaries;
   return (
-    <Section title="Documents" actions={<Button size="sm" onClick={() => (setCreating(true), setOpen(null))}>New document</Button>}>
+    <Section title="Documents" actions={<Button size="sm" onClick={() => (setCreating(true), setOpen(null), setEditing(false))}>New document</Button>}>
       <div className="stack">
-        {docs.length === 0 && !creating ? <div className="faint">No documents. Plans, designs and notes live here with every revision kept.</div> : null}
+        {docs.length === 0 && !creating ? <div className="faint">No documents yet. Add a plan or design with “New document”; agents write theirs here too, with every revision kept.</div> : null}
         {docs.length ? (
           <div className="list" aria-label="Documents">
             {docs.map((d) => (
-              <button key={d.key} type="button" className="list-item" style={{ background: 'none', border: 0, borderBottom: '1px solid var(--border)', textAlign: 'left', font: 'inherit', color: 'inherit', cursor: 'pointer' }} aria-expanded={open === d.key} onClick={() => (setOpen(open === d.key ? null : d.key), setCreating(false))}>
+              <button key={d.key} type="button" className="list-item" style={{ background: 'none', border: 0, borderBottom: '1px solid var(--border)', textAlign: 'left', font: 'inherit', color: 'inherit', cursor: 'pointer' }} aria-expanded={open === d.key} onClick={() => (setOpen(open === d.key ? null : d.key), setCreating(false), setEditing(false))}>
                 <span className="mono faint">{d.key}</span>
                 <span className="grow">{d.title}</span>
-                <span className="faint">rev {d.revisionNumber} · {timeAgo(d.updatedAt)}</span>
+                <span className="faint">rev {d.revisionNumber} · <RelativeTime iso={d.updatedAt} /></span>
               </button>
             ))}
           </div>
         ) : null}
-        {creating ? <NewDocument issueId={issue.id} onDone={(key) => (setCreating(false), setOpen(key))} onCancel={() => setCreating(false)} /> : null}
-        {open ? <DocumentEditor key={open} issueId={issue.id} docKey={open} /> : null}
+        {creating ? <NewDocument issueId={issue.id} onDone={(key) => (setCreating(false), setOpen(key), setEditing(true))} onCancel={() => setCreating(false)} /> : null}
+        {open && editing ? <DocumentEditor key={open} issueId={issue.id} docKey={open} onClose={() => setEditing(false)} /> : null}
+        {open && !editing ? <DocumentView key={open} issueId={issue.id} docKey={open} onEdit={() => setEditing(true)} reveal={open === focused} /> : null}
       </div>
     </Section>
   );
@@ -74,7 +86,7 @@ interface Conflict {
  * stale_revision) keeps the user's text and shows what changed meanwhile, with the choice to
  * overwrite or to take the newer text.
  */
-function DocumentEditor({ issueId, docKey }: { issueId: string; docKey: string }) {
+function DocumentEditor({ issueId, docKey, onClose }: { issueId: string; docKey: string; onClose: () => void }) {
   const api = useApi();
   const qc = useQueryClient();
   const path = `/api/issues/${issueId}/documents/${docKey}`;
@@ -144,6 +156,8 @@ function DocumentEditor({ issueId, docKey }: { issueId: string; docKey: string }
         <div className="row">
           <Button variant="primary" busy={save.isPending} disabled={!dirty || !!conflict} onClick={() => save.mutate({ text: body, baseRevisionId: base.revisionId })}>Save revision</Button>
           {dirty ? <Button variant="ghost" onClick={() => setBody(base.body)}>Discard changes</Button> : null}
+          <span className="spacer" />
+          <Button variant="ghost" onClick={onClose}>{dirty ? 'Close without saving' : 'Done'}</Button>
         </div>
         <details>
           <summary>Revisions ({revisions.data?.length ?? '…'})</summary>
@@ -151,7 +165,7 @@ function DocumentEditor({ issueId, docKey }: { issueId: string; docKey: string }
             {(revisions.data ?? []).map((r) => (
               <div key={r.id} className="list-item">
                 <span>rev {r.revisionNumber}</span>
-                <span className="muted grow">{r.authorType} · {timeAgo(r.createdAt)}</span>
+                <span className="muted grow">{r.authorType} · <RelativeTime iso={r.createdAt} /></span>
                 <Button size="sm" variant="ghost" onClick={() => setViewing(viewing?.id === r.id ? null : r)} aria-expanded={viewing?.id === r.id}>{viewing?.id === r.id ? 'Hide' : 'View'}</Button>
                 {r.revisionNumber !== base.revisionNumber ? (
                   <Button size="sm" onClick={() => setBody(r.body)} aria-label={`Restore revision ${r.revisionNumber} into the editor`}>Restore</Button>

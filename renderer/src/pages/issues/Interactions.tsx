@@ -9,6 +9,7 @@ import { Button } from '../../components/Button.js';
 import { Checkbox, Textarea } from '../../components/Field.js';
 import { Pill } from '../../components/Pill.js';
 import { timeAgo } from '../../app/format.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 /** Interaction cards: what agents ask of the board on this issue. Pending ones first. */
 export function Interactions({ issueId, focusId }: { issueId: string; focusId?: string | null }) {
@@ -47,7 +48,7 @@ function InteractionCard({ issueId, interaction: i, focused }: { issueId: string
         <Pill tone="violet">{i.kind === 'request_confirmation' ? 'Confirmation' : i.kind === 'ask_user_questions' ? 'Questions' : 'Suggested tasks'}</Pill>
         <strong className="grow">{i.title}</strong>
         <Pill status={i.status} />
-        <span className="faint">{timeAgo(i.createdAt)}</span>
+        <span className="faint"><RelativeTime iso={i.createdAt} /></span>
       </div>
       {i.summary ? <div className="markdown muted" style={{ marginBottom: 8 }}>{i.summary}</div> : null}
       {i.kind === 'request_confirmation' ? (

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
@@ -8,11 +7,14 @@ import { ISSUE_PRIORITIES, ISSUE_STATUSES, type Issue, type IssueDetail } from '
 import { PageHeader, Section, Loading, ErrorBox, Card } from '../../components/Page.js';
 import { Pill, humanize } from '../../components/Pill.js';
 import { Button } from '../../components/Button.js';
-import { Input, Select, Textarea } from '../../components/Field.js';
-import { formatDateTime, timeAgo } from '../../app/format.js';
+import { Select } from '../../components/Field.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 import { href } from '../../app/router.js';
 import { agentOptions } from './IssueForm.js';
-import { Comments } from './Comments.js';
+import { Timeline } from './timeline/Timeline.js';
+import { EditableTitle } from './EditableTitle.js';
+import { EditableDescription } from './EditableDescription.js';
+import { IssueActions } from './IssueActions.js';
 import { Interactions } from './Interactions.js';
 import { Workspace } from './Workspace.js';
 import { ProjectRepository } from './ProjectRepository.js';
@@ -20,7 +22,6 @@ import { Documents } from './Documents.js';
 import { Attachments } from './Attachments.js';
 import { Dependencies, IssueLabels } from './Dependencies.js';
 import { BlockedMarker } from './IssueLinks.js';
-import { Markdown } from '../../components/Markdown.js';
 
 export function IssueDetailPage({ companyId, params, query }: PageProps) {
   const api = useApi();
@@ -28,9 +29,6 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
   const issue = useQuery({ queryKey: keys.issue(ref), queryFn: () => api.get<IssueDetail>(`/api/issues/${ref}`) });
   const agents = useAgents(companyId);
   const projects = useProjects(companyId);
-  const [editing, setEditing] = useState(false);
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
 
   const patch = useAction((body: Record<string, unknown>) => api.patch<Issue>(`/api/issues/${ref}`, body), {
     errorTitle: 'Could not update the issue',
@@ -52,40 +50,31 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
         ))}
         {' / '}<span className="mono">{i.identifier}</span>
       </div>
-      {editing ? (
-        <form
-          className="form"
-          style={{ marginBottom: 18 }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            patch.mutate({ title: title.trim(), description }, { onSuccess: () => setEditing(false) });
-          }}
-        >
-          <Input label="Title" value={title} onChange={(e) => setTitle(e.target.value)} autoFocus />
-          <Textarea label="Description" rows={8} value={description} onChange={(e) => setDescription(e.target.value)} />
-          <div className="row">
-            <Button type="submit" variant="primary" busy={patch.isPending} disabled={!title.trim()}>Save</Button>
-            <Button variant="ghost" onClick={() => setEditing(false)}>Cancel</Button>
-          </div>
-        </form>
-      ) : (
-        <PageHeader
-          title={i.title}
-          subtitle={<span className="row"><Pill status={i.status} /><Pill status={i.priority} /><BlockedMarker issue={i} /> <span>opened {timeAgo(i.createdAt)} by {i.createdByType === 'agent' ? name(i.createdById) ?? 'an agent' : i.createdByType === 'board' ? 'you' : 'Headcount'}</span></span>}
-          actions={<Button onClick={() => (setTitle(i.title), setDescription(i.description), setEditing(true))}>Edit</Button>}
-        />
-      )}
+      <PageHeader
+        title={<EditableTitle issueRef={ref} companyId={companyId} title={i.title} />}
+        subtitle={
+          <span className="row">
+            <Pill status={i.status} />
+            <Pill status={i.priority} />
+            <BlockedMarker issue={i} />
+            <span>
+              opened <RelativeTime iso={i.createdAt} /> by {i.createdByType === 'agent' ? name(i.createdById) ?? 'an agent' : i.createdByType === 'board' ? 'you' : 'Headcount'}
+            </span>
+          </span>
+        }
+        actions={<IssueActions issue={i} issueRef={ref} companyId={companyId} />}
+      />
       <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 280px', gap: 20, alignItems: 'start' }}>
         <div>
           <Section title="Description">
-            <Card>{i.description ? <Markdown>{i.description}</Markdown> : <span className="faint">No description.</span>}</Card>
+            <EditableDescription issueRef={ref} companyId={companyId} description={i.description} />
           </Section>
-          <Dependencies issue={i} companyId={companyId} />
           <Interactions issueId={i.id} focusId={query.get('interaction')} />
-          <Workspace issueId={i.id} />
-          <Documents issue={i} />
+          <Timeline companyId={companyId} issueId={i.id} issueRef={i.identifier} agents={agents.data ?? []} />
+          <Documents issue={i} focusKey={query.get('doc')} />
           <Attachments issue={i} />
-          <Comments issueId={i.id} companyId={companyId} agents={agents.data ?? []} />
+          <Dependencies issue={i} companyId={companyId} />
+          <Workspace issueId={i.id} />
         </div>
         <aside className="stack" aria-label="Issue properties">
           <Card>
@@ -107,7 +96,7 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
               <dd>
                 {i.checkoutAgentId ? (
                   <span className="stack-sm">
-                    <span><a href={href(`/agents/${i.checkoutAgentId}`)}>{name(i.checkoutAgentId)}</a> since {timeAgo(i.checkedOutAt)}</span>
+                    <span><a href={href(`/agents/${i.checkoutAgentId}`)}>{name(i.checkoutAgentId)}</a> since <RelativeTime iso={i.checkedOutAt} /></span>
                     {i.checkoutRunId ? <a href={href(`/runs/${i.checkoutRunId}`)}>Open the run</a> : null}
                     <span><Button size="sm" busy={release.isPending} onClick={() => release.mutate(undefined)}>Release</Button></span>
                   </span>
@@ -115,8 +104,8 @@ export function IssueDetailPage({ companyId, params, query }: PageProps) {
                   <span className="faint">Not checked out</span>
                 )}
               </dd>
-              <dt>Started</dt><dd>{formatDateTime(i.started_at)}</dd>
-              <dt>Completed</dt><dd>{formatDateTime(i.completed_at)}</dd>
+              <dt>Started</dt><dd><RelativeTime iso={i.started_at} /></dd>
+              <dt>Completed</dt><dd><RelativeTime iso={i.completed_at} /></dd>
               <dt>Goal</dt><dd>{i.goal?.title ?? '—'}</dd>
               <dt>Billing code</dt><dd>{i.billingCode ?? '—'}</dd>
             </dl>

@@ -12,9 +12,9 @@ import { Select } from '../../components/Field.js';
 import { Table } from '../../components/Table.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { href, navigate } from '../../app/router.js';
-import { timeAgo } from '../../app/format.js';
 import { agentOptions, NewIssueDialog } from './IssueForm.js';
 import { groupByStatus } from './board.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 export function IssuesPage({ companyId, query }: PageProps) {
   const api = useApi();
@@ -160,7 +160,7 @@ export function IssuesPage({ companyId, query }: PageProps) {
               { key: 'status', header: 'Status', render: (i) => <Pill status={i.status} /> },
               { key: 'priority', header: 'Priority', render: (i) => <Pill status={i.priority} /> },
               { key: 'assignee', header: 'Assignee', render: (i) => (i.assigneeAgentId ? names.get(i.assigneeAgentId) ?? '—' : '—') },
-              { key: 'updated', header: 'Updated', render: (i) => timeAgo(i.updatedAt) },
+              { key: 'updated', header: 'Updated', render: (i) => <RelativeTime iso={i.updatedAt} /> },
             ]}
           />
         </div>

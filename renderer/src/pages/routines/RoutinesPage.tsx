@@ -11,10 +11,11 @@ import { Button } from '../../components/Button.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { Table } from '../../components/Table.js';
 import { href } from '../../app/router.js';
-import { formatDateTime, timeAgo } from '../../app/format.js';
+
 import { toastSuccess } from '../../stores/ui.js';
 import { NewRoutineDialog } from './RoutineForm.js';
 import { fireTimeInWords, triggerInWords } from './describe.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 const OUTCOME_TONE = { issue_created: 'green', pending: 'blue', skipped_missed: 'amber', skipped_open_issue: 'amber', cancelled: 'neutral' } as const;
 
@@ -41,9 +42,9 @@ function Firings({ routine }: { routine: Routine }) {
       label={`Firings of ${routine.title}`}
       rows={firings.data}
       rowKey={(f) => f.id}
-      empty={<span className="faint">No firings yet.</span>}
+      empty={<span className="faint">No firings yet: the routine fires on its schedule, or when its webhook is called.</span>}
       columns={[
-        { key: 'at', header: 'Slot', render: (f) => formatDateTime(f.slotAt ?? f.firedAt) },
+        { key: 'at', header: 'Slot', render: (f) => <RelativeTime iso={f.slotAt ?? f.firedAt} /> },
         { key: 'trigger', header: 'Trigger', render: (f) => humanize(f.trigger) },
         { key: 'outcome', header: 'Outcome', render: (f) => <Pill tone={OUTCOME_TONE[f.outcome]}>{humanize(f.outcome)}</Pill> },
         { key: 'issue', header: 'Issue', render: (f) => (f.issueIdentifier ? <a href={href(`/issues/${f.issueIdentifier}`)}>{f.issueIdentifier}</a> : <span className="faint">{f.reason ?? '—'}</span>) },
@@ -111,7 +112,7 @@ function RoutineCard({ routine, agentName, shownUrl, onUrl }: { routine: Routine
         ) : null}
         <div className="row">
           <Button size="sm" variant="ghost" aria-expanded={history} onClick={() => setHistory(!history)}>{history ? 'Hide history' : 'Firing history'}</Button>
-          <span className="faint" style={{ fontSize: 12 }}>{routine.lastFiredAt ? `last fired ${timeAgo(routine.lastFiredAt)}` : 'never fired'}</span>
+          <span className="faint" style={{ fontSize: 12 }}>{routine.lastFiredAt ? <RelativeTime iso={routine.lastFiredAt} prefix="last fired" /> : 'never fired'}</span>
         </div>
         {history ? <Firings routine={routine} /> : null}
       </div>

@@ -11,7 +11,8 @@ import { Select } from '../../components/Field.js';
 import { Button } from '../../components/Button.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { navigate } from '../../app/router.js';
-import { duration, formatCents, timeAgo } from '../../app/format.js';
+import { duration, formatCents } from '../../app/format.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 
 // Wake reasons (main/core/issues/schema.ts WAKE_REASONS); a run's trigger is the strongest of its wakes.
 const TRIGGERS = ['manual', 'schedule', 'mention', 'assignment', 'interaction_accepted', 'approval_decision'];
@@ -68,7 +69,7 @@ export function RunsPage({ companyId, query }: PageProps) {
                 { key: 'status', header: 'Status', render: (r) => <Pill status={r.status} /> },
                 { key: 'agent', header: 'Agent', render: (r) => names.get(r.agentId) ?? '—' },
                 { key: 'trigger', header: 'Trigger', render: (r) => humanize(r.trigger) },
-                { key: 'started', header: 'Started', render: (r) => timeAgo(r.startedAt ?? r.queuedAt) },
+                { key: 'started', header: 'Started', render: (r) => <RelativeTime iso={r.startedAt ?? r.queuedAt} /> },
                 { key: 'duration', header: 'Duration', render: (r) => duration(r.startedAt, r.finishedAt) },
                 { key: 'error', header: 'Outcome', render: (r) => <span className="muted ellipsis" title={r.errorMessage ?? r.summary ?? ''}>{r.errorCode ?? (r.summary ? r.summary.slice(0, 60) : '')}</span> },
                 { key: 'cost', header: 'Cost', align: 'right', render: (r) => (r.costStatus === 'unpriced' ? 'unpriced' : formatCents(r.costCents)) },

@@ -14,9 +14,10 @@ import { Input, Textarea } from '../../components/Field.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { Pill } from '../../components/Pill.js';
 import { href } from '../../app/router.js';
-import { formatDateTime, timeAgo } from '../../app/format.js';
+import { formatDateTime } from '../../app/format.js';
 import { useShortcut } from '../../shortcuts/registry.js';
 import { secretUsage } from './usage.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 import './secrets.css';
 
 type Editing = { mode: 'create' } | { mode: 'rotate'; secret: Secret } | null;
@@ -99,7 +100,7 @@ export function SecretsPage({ companyId }: PageProps) {
                   );
                 },
               },
-              { key: 'updated', header: 'Rotated', render: (s) => <span title={formatDateTime(s.updatedAt)}>{timeAgo(s.versions.at(-1)?.createdAt ?? s.updatedAt)}</span> },
+              { key: 'updated', header: 'Rotated', render: (s) => <RelativeTime iso={s.versions.at(-1)?.createdAt ?? s.updatedAt} /> },
               {
                 key: 'actions',
                 header: '',

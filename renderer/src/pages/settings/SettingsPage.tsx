@@ -12,7 +12,8 @@ import { Input } from '../../components/Field.js';
 import { useUi, type ThemeChoice } from '../../stores/ui.js';
 import { ShortcutTable } from '../../shortcuts/ShortcutHelp.js';
 import { useShortcutList } from '../../shortcuts/registry.js';
-import { formatDateTime } from '../../app/format.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
+
 import './settings.css';
 
 type InstanceSettings = z.infer<typeof Heartbeat.InstanceSettings>;
@@ -190,7 +191,7 @@ function Disk({ usage }: { usage: DiskUsage }) {
           <summary>{usage.backupFiles.length} backup file(s)</summary>
           <ul className="plain">
             {usage.backupFiles.map((b) => (
-              <li key={b.name}><span className="mono">{b.name}</span> <span className="muted">{bytes(b.bytes)} · {formatDateTime(b.createdAt)}{b.schema ? ` · schema ${b.schema}` : ''}</span></li>
+              <li key={b.name}><span className="mono">{b.name}</span> <span className="muted">{bytes(b.bytes)} · <RelativeTime iso={b.createdAt} />{b.schema ? ` · schema ${b.schema}` : ''}</span></li>
             ))}
           </ul>
         </details>
