@@ -88,7 +88,7 @@ module.exports = {
       from: { path: '^renderer/' },
       to: {
         path: '^(main|adapters|preload)/',
-        pathNot: ['^main/core/[a-z/-]+/contract\\.ts$', '^main/core/kernel/(common-contract|text-rules|error-contract|errors)\\.ts$', '^adapters/utils/src/transcript\\.ts$'],
+        pathNot: ['^main/core/[a-z/-]+/contract\\.ts$', '^main/core/kernel/(common-contract|text-rules|error-contract|errors|events)\\.ts$', '^adapters/utils/src/transcript\\.ts$'],
       },
     },
   ],

@@ -63,7 +63,7 @@ export default tseslint.config(
           paths: [electronOnly],
           patterns: [
             {
-              regex: '^(\\.\\./)+main/(?!core/([a-z-]+/)+contract(\\.js)?$|core/kernel/common-contract(\\.js)?$)',
+              regex: '^(\\.\\./)+main/(?!core/([a-z-]+/)+contract(\\.js)?$|core/kernel/(common-contract|events)(\\.js)?$)',
               message: 'The renderer may import only contract files of main/core.',
             },
           ],

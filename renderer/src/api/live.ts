@@ -1,6 +1,7 @@
 import { matchQuery, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { LiveEvent } from './event-stream.js';
 import { keys } from './keys.js';
+import type { EventKind } from '../../../main/core/kernel/events.js';
 
 /**
  * One set of cached queries an event makes stale: `queryKey` as a prefix (or `exact`), narrowed by
@@ -79,18 +80,20 @@ const COMPANY: readonly LiveTarget[] = ['companies', 'company', 'costs', 'activi
 
 /**
  * Every live event kind the core publishes (the activity `action` strings, and `run.log`) → what it
- * can change on screen. One table, keyed by the exact kind strings, so it can be typed against the
- * kernel's event catalogue. Narrow on purpose: each refetch is a request the founder's machine pays
+ * can change on screen. One table, typed against the kernel's event catalogue: a kind the core adds
+ * without an entry here is a compile error. Narrow on purpose: each refetch is a request the founder's machine pays
  * for on every event of a busy company; a kind missing here falls back to everything of the company.
  */
 export const LIVE_INVALIDATIONS = {
   // The transcript follows run output directly (run-log-bus.ts); no query holds it.
   'run.log': [],
+  // Handled by the stream itself (a full refetch, event-stream.ts).
+  'stream.reset': [],
 
   'issue.created': ['issues', 'issueRecords', 'search', 'activity'],
   'issue.updated': ISSUE_MOVED,
   'issue.status_changed': ISSUE_MOVED,
-  'issue.done': ISSUE_MOVED,
+  'issue.deleted': ISSUE_MOVED,
   'issue.unblocked': ISSUE_MOVED,
   'issue.checked_out': ISSUE_MOVED,
   'issue.checkout_adopted': ISSUE_MOVED,
@@ -211,6 +214,7 @@ export const LIVE_INVALIDATIONS = {
   'crm.sequence.enrolled': CRM,
   'crm.enrollment.stopped': CRM,
   'crm.enrollment.completed': CRM,
+  'crm.enrollment.failed': CRM,
   'crm.settings.updated': [...CRM, 'crmSettings'],
   // CRM drafts waiting for approval are inbox items.
   'crm.activity.approved': CRM_ACTIVITY,
@@ -222,7 +226,7 @@ export const LIVE_INVALIDATIONS = {
   'crm.activity.failed': CRM_ACTIVITY,
   'crm.activity.sending': CRM_ACTIVITY,
   'crm.activity.rejected': CRM_ACTIVITY,
-} as const satisfies Record<string, readonly LiveTarget[]>;
+} as const satisfies Record<EventKind, readonly LiveTarget[]>;
 
 export type LiveEventKind = keyof typeof LIVE_INVALIDATIONS;
 
