@@ -11,7 +11,7 @@ export { TerminalLineSplitter, renderTerminalLines, renderTerminalLine, hasTermi
 export { MODEL_PRICES, modelPrice, priceUsage, usdToCents, type ModelPrice, type TokenUsage, type PricedUsage } from './prices.js';
 export { usageReport, type CliUsage } from './usage.js';
 export { CliError, LoginRequiredError, UnknownSessionError, RateLimitedError, MaxTurnsError, parseResetAt, type CliErrorCode } from './cli-errors.js';
-export { createEphemeralSkillsDir, ephemeralSkillsSnapshot, type EphemeralSkillsDir, type EphemeralSkillsOptions } from './skills-dir.js';
+export { createEphemeralSkillsDir, ephemeralSkillsSnapshot, ephemeralSkills, skillsPromptNote, PRODUCT_SKILLS, type EphemeralSkillsDir, type EphemeralSkillsOptions } from './skills-dir.js';
 export { environmentResult, checkCwd, checkCommand, checkVersion, commonCliChecks, probeEnv, credentialEnv, SECRET_NOT_RESOLVED, type CommonCliChecksOptions } from './environment.js';
 export { runCli, runEnv, CliNotFoundError, type RunCliOptions, type RunCliResult } from './run-cli.js';
 export { formatEntry, entryFormatter } from './format-entries.js';
@@ -24,3 +24,12 @@ export { sandboxCheck } from './confine/sandbox-check.js';
 export { parseAllowEntry, parseAllowlist, hostAllowed, normalizeHost, proxyEnv, type AllowEntry } from './confine/network-allowlist.js';
 export { createAllowlistProxy, parseAuthority, type Dial } from './confine/allowlist-proxy.js';
 export { openRunNetwork, networkAllowlistProblem, NetworkAllowlistUnavailableError, type NetworkPolicy, type RunNetwork } from './confine/run-network.js';
+export { SecretRef, EnvValue, EnvMap, AbsolutePath, TimeoutSec, GraceMs, ConfinementConfig, CONFINEMENT_KEYS, splitConfinement } from './config-values.js';
+export type { AdapterDescriptor } from './adapter-descriptor.js';
+// The CLI harness: what every local coding-agent CLI adapter shares (cli-harness.ts says what it owns).
+export { runCliHeartbeat, cliOutcome, runCwd, type CliStream, type CliInvocation, type CliRun, type CliHeartbeatOptions, type CliOutcomeInput } from './cli-harness.js';
+export { cliCommandFields, cliRunFields, ModelName, AppendSystemPrompt, MaxTurns, ToolNames, type CliRunConfig } from './cli-config.js';
+export { JsonLineState, PLAIN_LINES_KEPT, nonNegative, type JsonEvent } from './json-stream.js';
+export { ClaudeStreamState, type ClaudeResultEvent } from './claude-stream.js';
+export { cwdSessionCodec, resumableSession, ownUsage, SESSION_ID, type CwdSession, type SessionTotals } from './session-codec.js';
+export { cliEnvironmentChecks, helloProbe, helloProbeWanted, HELLO_PROMPT, type HelloProbeOptions } from './hello-probe.js';
