@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliEnvironmentChecks, credentialEnv, environmentResult, helloProbe, helloProbeWanted, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorALocalConfig } from './config.js';
 import { ClaudeStreamState } from './parse.js';
 import { classifyClaudeError } from './errors.js';
@@ -31,23 +31,19 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
 }
 
 export async function testClaudeEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const { config, env, cwd, checks, resolved } = await cliEnvironmentChecks(ctx, VendorALocalConfig, INSTALL_HINT);
-  checks.push(...authChecks(env));
-  if (helloProbeWanted(config, resolved, checks)) {
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_a_local',
+    schema: VendorALocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new ClaudeStreamState(),
+    checks: ({ env }) => authChecks(env),
     // One real prompt, no tools, one turn.
-    checks.push(
-      await helloProbe({
-        name: 'Claude',
-        resolved,
-        env: await credentialEnv(ctx, env),
-        cwd,
-        args: ['-p', '--output-format', 'stream-json', '--verbose', '--max-turns', '1', ...(config.model ? ['--model', config.model] : [])],
-        state: new ClaudeStreamState(),
-        classify: (s) => classifyClaudeError(s),
-        answer: (s, exitCode) => (exitCode === 0 && s.result && !s.result.isError ? s.result.text : null),
-        failure: (s) => s.result?.text || s.plainLines.slice(-2).join(' / '),
-      }),
-    );
-  }
-  return environmentResult('vendor_a_local', checks);
+    helloProbe: (config) => ({
+      name: 'Claude',
+      args: ['-p', '--output-format', 'stream-json', '--verbose', '--max-turns', '1', ...(config.model ? ['--model', config.model] : [])],
+      classify: (s) => classifyClaudeError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.result && !s.result.isError ? s.result.text : null),
+      failure: (s) => s.result?.text || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

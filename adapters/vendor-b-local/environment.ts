@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliEnvironmentChecks, commandArgs, credentialEnv, environmentResult, helloProbe, helloProbeWanted, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
+import { cliEnvironmentTest, commandArgs, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
 import { VendorBLocalConfig } from './config.js';
 import { CodexStreamState } from './parse.js';
 import { classifyCodexError } from './errors.js';
@@ -49,28 +49,26 @@ async function stdoutVersion(resolved: ResolvedCommand, env: Record<string, stri
 }
 
 export async function testCodexEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const { config, env, cwd, checks, resolved } = await cliEnvironmentChecks(ctx, VendorBLocalConfig, INSTALL_HINT);
-  const versionCheck = checks.find((c) => c.code === 'cli_version');
-  if (resolved && versionCheck && !/\d+\.\d+\.\d+/.test(versionCheck.message)) {
-    const version = await stdoutVersion(resolved, env);
-    if (version) versionCheck.message = `Version ${version}`;
-  }
-  checks.push(...authChecks(env));
-  if (helloProbeWanted(config, resolved, checks)) {
-    checks.push(
-      await helloProbe({
-        name: 'Codex',
-        resolved,
-        env: await credentialEnv(ctx, env),
-        cwd,
-        args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'read-only', ...(config.model ? ['--model', config.model] : []), '-'],
-        state: new CodexStreamState(),
-        splitStderr: true,
-        classify: (s) => classifyCodexError(s),
-        answer: (s, exitCode) => (exitCode === 0 && s.turnCompleted ? s.lastAssistantText : null),
-        failure: (s) => s.turnFailed || s.plainLines.slice(-2).join(' / '),
-      }),
-    );
-  }
-  return environmentResult('vendor_b_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_b_local',
+    schema: VendorBLocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new CodexStreamState(),
+    checks: async ({ env, checks, resolved }) => {
+      const versionCheck = checks.find((c) => c.code === 'cli_version');
+      if (resolved && versionCheck && !/\d+\.\d+\.\d+/.test(versionCheck.message)) {
+        const version = await stdoutVersion(resolved, env);
+        if (version) versionCheck.message = `Version ${version}`;
+      }
+      return authChecks(env);
+    },
+    helloProbe: (config) => ({
+      name: 'Codex',
+      args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'read-only', ...(config.model ? ['--model', config.model] : []), '-'],
+      splitStderr: true,
+      classify: (s) => classifyCodexError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.turnCompleted ? s.lastAssistantText : null),
+      failure: (s) => s.turnFailed || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

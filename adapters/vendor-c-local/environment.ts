@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliEnvironmentChecks, credentialEnv, environmentResult, helloProbe, helloProbeWanted, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorCLocalConfig } from './config.js';
 import { GeminiStreamState } from './parse.js';
 import { classifyGeminiError } from './errors.js';
@@ -49,27 +49,26 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
 }
 
 export async function testGeminiEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const { config, env, cwd, checks, resolved } = await cliEnvironmentChecks(ctx, VendorCLocalConfig, INSTALL_HINT);
-  if (ctx.config.enableExperimental !== true) {
-    checks.push({ level: 'warn', code: 'experimental', message: 'vendor_c_local is experimental: agents need adapterConfig.enableExperimental = true', hint: 'Add "enableExperimental": true to the agent configuration.' });
-  }
-  checks.push(...authChecks(env));
-  if (helloProbeWanted(config, resolved, checks)) {
-    checks.push(
-      await helloProbe({
-        name: 'Gemini',
-        resolved,
-        env: { ...(await credentialEnv(ctx, env)), GEMINI_CLI_NO_RELAUNCH: 'true' },
-        cwd,
-        args: ['--output-format', 'stream-json', '--skip-trust', ...(config.model ? ['--model', config.model] : [])],
-        timeoutMs: 90_000,
-        state: new GeminiStreamState(),
-        splitStderr: true,
-        classify: (s) => classifyGeminiError(s),
-        answer: (s, exitCode) => (exitCode === 0 && s.result?.status === 'success' ? s.assistantText : null),
-        failure: (s) => s.result?.errorMessage || s.plainLines.slice(-2).join(' / '),
-      }),
-    );
-  }
-  return environmentResult('vendor_c_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_c_local',
+    schema: VendorCLocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new GeminiStreamState(),
+    checks: ({ env }) => [
+      ...(ctx.config.enableExperimental !== true
+        ? [{ level: 'warn' as const, code: 'experimental', message: 'vendor_c_local is experimental: agents need adapterConfig.enableExperimental = true', hint: 'Add "enableExperimental": true to the agent configuration.' }]
+        : []),
+      ...authChecks(env),
+    ],
+    helloProbe: (config) => ({
+      name: 'Gemini',
+      args: ['--output-format', 'stream-json', '--skip-trust', ...(config.model ? ['--model', config.model] : [])],
+      env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
+      timeoutMs: 90_000,
+      splitStderr: true,
+      classify: (s) => classifyGeminiError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.result?.status === 'success' ? s.assistantText : null),
+      failure: (s) => s.result?.errorMessage || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HELLO_PROMPT, cliEnvironmentChecks, credentialEnv, environmentResult, helloProbe, helloProbeWanted, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
+import { HELLO_PROMPT, cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorDLocalConfig } from './config.js';
 import { OpenCodeStreamState } from './parse.js';
 import { classifyOpenCodeError } from './errors.js';
@@ -23,25 +23,22 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
 }
 
 export async function testOpenCodeEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const { config, env, cwd, checks, resolved } = await cliEnvironmentChecks(ctx, VendorDLocalConfig, INSTALL_HINT);
-  checks.push(...authChecks(env));
-  if (helloProbeWanted(config, resolved, checks)) {
-    checks.push(
-      await helloProbe({
-        name: 'OpenCode',
-        resolved,
-        env: await credentialEnv(ctx, env),
-        cwd,
-        args: ['run', '--format', 'json', ...(config.model ? ['--model', config.model] : []), '--', HELLO_PROMPT],
-        stdin: null,
-        timeoutMs: 90_000,
-        state: new OpenCodeStreamState(),
-        splitStderr: true,
-        classify: (s) => classifyOpenCodeError(s),
-        answer: (s, exitCode) => (exitCode === 0 && s.steps > 0 && !s.errors.length ? s.lastText : null),
-        failure: (s) => s.errorTexts().slice(-2).join(' / '),
-      }),
-    );
-  }
-  return environmentResult('vendor_d_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_d_local',
+    schema: VendorDLocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new OpenCodeStreamState(),
+    checks: ({ env }) => authChecks(env),
+    // The prompt is the message argument: nothing on stdin.
+    helloProbe: (config) => ({
+      name: 'OpenCode',
+      args: ['run', '--format', 'json', ...(config.model ? ['--model', config.model] : []), '--', HELLO_PROMPT],
+      stdin: null,
+      timeoutMs: 90_000,
+      splitStderr: true,
+      classify: (s) => classifyOpenCodeError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.steps > 0 && !s.errors.length ? s.lastText : null),
+      failure: (s) => s.errorTexts().slice(-2).join(' / '),
+    }),
+  });
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliEnvironmentChecks, credentialEnv, environmentResult, helloProbe, helloProbeWanted, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorEConfig } from './config.js';
 import { CursorStreamState } from './parse.js';
 import { classifyCursorError } from './errors.js';
@@ -19,22 +19,19 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
 
 /** The optional hello probe: one real prompt in ask mode (read-only), with pipes. */
 export async function testCursorEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const { config, env, cwd, checks, resolved } = await cliEnvironmentChecks(ctx, VendorEConfig, INSTALL_HINT);
-  checks.push(...authChecks(env));
-  if (helloProbeWanted(config, resolved, checks)) {
-    checks.push(
-      await helloProbe({
-        name: 'Cursor',
-        resolved,
-        env: await credentialEnv(ctx, env),
-        cwd,
-        args: ['-p', '--output-format', 'stream-json', '--workspace', cwd, '--mode', 'ask', ...(config.model ? ['--model', config.model] : [])],
-        state: new CursorStreamState(),
-        classify: (s) => classifyCursorError(s),
-        answer: (s, exitCode) => (exitCode === 0 && s.result && !s.result.isError ? s.result.text || s.lastAssistantText : null),
-        failure: (s) => s.result?.text || s.plainLines.slice(-2).join(' / '),
-      }),
-    );
-  }
-  return environmentResult('vendor_e', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_e',
+    schema: VendorEConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new CursorStreamState(),
+    checks: ({ env }) => authChecks(env),
+    // Read-only (`--mode ask`): the probe must not change the workspace.
+    helloProbe: (config, cwd) => ({
+      name: 'Cursor',
+      args: ['-p', '--output-format', 'stream-json', '--workspace', cwd, '--mode', 'ask', ...(config.model ? ['--model', config.model] : [])],
+      classify: (s) => classifyCursorError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.result && !s.result.isError ? s.result.text || s.lastAssistantText : null),
+      failure: (s) => s.result?.text || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { cliEnvironmentChecks, credentialEnv, environmentResult, helloProbe, helloProbeWanted, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorFLocalConfig } from './config.js';
 import { piAgentDir } from './detect-model.js';
 import { PiStreamState } from './parse.js';
@@ -39,22 +38,20 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
 
 /** The optional hello probe: one real prompt, no tools, no session kept. */
 export async function testPiEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const { config, env, cwd, checks, resolved } = await cliEnvironmentChecks(ctx, VendorFLocalConfig, INSTALL_HINT, { PI_OFFLINE: '1' });
-  checks.push(...authChecks(env));
-  if (helloProbeWanted(config, resolved, checks)) {
-    checks.push(
-      await helloProbe({
-        name: 'pi',
-        resolved,
-        env: await credentialEnv(ctx, { PI_OFFLINE: '1', ...env }),
-        cwd,
-        args: ['-p', '--mode', 'json', '--no-session', '--no-tools', ...(config.provider ? ['--provider', config.provider] : []), ...(config.model ? ['--model', config.model] : [])],
-        state: new PiStreamState(),
-        classify: (s) => classifyPiError(s),
-        answer: (s) => (s.ended && !s.failed ? s.lastAssistantText : null),
-        failure: (s) => s.errorMessages.at(-1) || s.plainLines.slice(-2).join(' / '),
-      }),
-    );
-  }
-  return environmentResult('vendor_f_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_f_local',
+    schema: VendorFLocalConfig,
+    installHint: INSTALL_HINT,
+    extraEnv: { PI_OFFLINE: '1' },
+    probeState: () => new PiStreamState(),
+    checks: ({ env }) => authChecks(env),
+    // No session file and no tools: the probe leaves nothing behind.
+    helloProbe: (config) => ({
+      name: 'pi',
+      args: ['-p', '--mode', 'json', '--no-session', '--no-tools', ...(config.provider ? ['--provider', config.provider] : []), ...(config.model ? ['--model', config.model] : [])],
+      classify: (s) => classifyPiError(s),
+      answer: (s) => (s.ended && !s.failed ? s.lastAssistantText : null),
+      failure: (s) => s.errorMessages.at(-1) || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

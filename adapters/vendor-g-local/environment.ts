@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliEnvironmentChecks, credentialEnv, environmentResult, helloProbe, helloProbeWanted, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorGLocalConfig } from './config.js';
 import { QwenStreamState } from './parse.js';
 import { classifyQwenError } from './errors.js';
@@ -27,24 +27,20 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
 }
 
 export async function testQwenEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const { config, env, cwd, checks, resolved } = await cliEnvironmentChecks(ctx, VendorGLocalConfig, INSTALL_HINT);
-  checks.push(...authChecks(env));
-  if (helloProbeWanted(config, resolved, checks)) {
-    checks.push(
-      await helloProbe({
-        name: 'Qwen',
-        resolved,
-        env: await credentialEnv(ctx, env),
-        cwd,
-        args: ['--output-format', 'stream-json', '--max-session-turns', '1', ...(config.model ? ['--model', config.model] : []), ...(config.authType ? ['--auth-type', config.authType] : [])],
-        timeoutMs: 90_000,
-        state: new QwenStreamState(),
-        splitStderr: true,
-        classify: (s) => classifyQwenError(s),
-        answer: (s, exitCode) => (exitCode === 0 && s.result && !s.result.isError && !s.apiError() ? s.result.text : null),
-        failure: (s) => s.apiError() || s.result?.text || s.plainLines.slice(-2).join(' / '),
-      }),
-    );
-  }
-  return environmentResult('vendor_g_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_g_local',
+    schema: VendorGLocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new QwenStreamState(),
+    checks: ({ env }) => authChecks(env),
+    helloProbe: (config) => ({
+      name: 'Qwen',
+      args: ['--output-format', 'stream-json', '--max-session-turns', '1', ...(config.model ? ['--model', config.model] : []), ...(config.authType ? ['--auth-type', config.authType] : [])],
+      timeoutMs: 90_000,
+      splitStderr: true,
+      classify: (s) => classifyQwenError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.result && !s.result.isError && !s.apiError() ? s.result.text : null),
+      failure: (s) => s.apiError() || s.result?.text || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

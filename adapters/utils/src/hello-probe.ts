@@ -2,11 +2,11 @@ import os from 'node:os';
 import type { z } from 'zod';
 import type { CliError } from './cli-errors.js';
 import type { CliStream } from './cli-harness.js';
-import { commonCliChecks, probeEnv } from './environment.js';
+import { commonCliChecks, credentialEnv, environmentResult, probeEnv } from './environment.js';
 import { LineSplitter } from './line-splitter.js';
 import { commandArgs, type ResolvedCommand } from './resolve-command.js';
 import { runChildProcess } from './run-child-process.js';
-import type { EnvironmentCheck, EnvironmentTestContext } from './types.js';
+import type { EnvironmentCheck, EnvironmentTestContext, EnvironmentTestResult } from './types.js';
 
 export const HELLO_PROMPT = 'Reply with the single word: hello';
 
@@ -69,4 +69,40 @@ export async function helloProbe<S extends CliStream>(o: HelloProbeOptions<S>): 
   const answer = o.answer(state, run.exitCode);
   if (answer !== null) return { level: 'info', code: 'hello_probe_ok', message: `${o.name} answered: ${answer.slice(0, 200)}` };
   return { level: 'error', code: 'hello_probe_failed', message: o.failure(state) || `exit ${run.exitCode}` };
+}
+
+/** What an adapter says of its hello probe; the harness adds the command, environment and folder. */
+export type HelloProbeSpec<S extends CliStream> = Omit<HelloProbeOptions<S>, 'resolved' | 'env' | 'cwd' | 'state'> & {
+  /** Added to the probe's environment. */
+  env?: Record<string, string>;
+};
+
+export interface CliEnvironmentSpec<C extends { command: string; helloProbe?: boolean | undefined }, S extends CliStream> {
+  type: string;
+  schema: z.ZodType<C>;
+  installHint: string;
+  /** Variables the CLI needs for every check (e.g. no update check). */
+  extraEnv?: Record<string, string>;
+  /** The adapter's own checks after the common ones: its credentials, its settings. */
+  checks: (found: Awaited<ReturnType<typeof cliEnvironmentChecks<C>>>) => EnvironmentCheck[] | Promise<EnvironmentCheck[]>;
+  /** The stream state the probe's output is read into. */
+  probeState: () => S;
+  /** One real prompt, when the configuration asks for it (see helloProbe). */
+  helloProbe: (config: C, cwd: string) => HelloProbeSpec<S>;
+}
+
+/**
+ * testEnvironment of a local CLI adapter: the common checks, the adapter's own, then the hello
+ * probe when asked for and nothing blocks; secrets are resolved for the probe only.
+ */
+export async function cliEnvironmentTest<C extends { command: string; helloProbe?: boolean | undefined }, S extends CliStream>(ctx: EnvironmentTestContext, spec: CliEnvironmentSpec<C, S>): Promise<EnvironmentTestResult> {
+  const found = await cliEnvironmentChecks(ctx, spec.schema, spec.installHint, spec.extraEnv);
+  const { config, env, cwd, checks, resolved } = found;
+  checks.push(...(await spec.checks(found)));
+  if (helloProbeWanted(config, resolved, checks)) {
+    const { env: probeExtra, ...probe } = spec.helloProbe(config, cwd);
+    const probeEnvironment = { ...(await credentialEnv(ctx, { ...spec.extraEnv, ...env })), ...probeExtra };
+    checks.push(await helloProbe({ ...probe, state: spec.probeState(), resolved, env: probeEnvironment, cwd }));
+  }
+  return environmentResult(spec.type, checks);
 }

@@ -10,7 +10,7 @@ export { LineSplitter, cleanLine, splitLines } from './line-splitter.js';
 export { TerminalLineSplitter, renderTerminalLines, renderTerminalLine, hasTerminalControls } from './terminal-text.js';
 export { MODEL_PRICES, modelPrice, priceUsage, usdToCents, type ModelPrice, type TokenUsage, type PricedUsage } from './prices.js';
 export { usageReport, type CliUsage } from './usage.js';
-export { CliError, LoginRequiredError, UnknownSessionError, RateLimitedError, MaxTurnsError, parseResetAt, type CliErrorCode } from './cli-errors.js';
+export { CliError, LoginRequiredError, UnknownSessionError, RateLimitedError, MaxTurnsError, parseResetAt, classifyTexts, type CliErrorCode, type CliErrorPatterns } from './cli-errors.js';
 export { createEphemeralSkillsDir, ephemeralSkillsSnapshot, ephemeralSkills, skillsPromptNote, PRODUCT_SKILLS, type EphemeralSkillsDir, type EphemeralSkillsOptions } from './skills-dir.js';
 export { environmentResult, checkCwd, checkCommand, checkVersion, commonCliChecks, probeEnv, credentialEnv, SECRET_NOT_RESOLVED, type CommonCliChecksOptions } from './environment.js';
 export { runCli, runEnv, CliNotFoundError, type RunCliOptions, type RunCliResult } from './run-cli.js';
@@ -32,4 +32,4 @@ export { cliCommandFields, cliRunFields, ModelName, AppendSystemPrompt, MaxTurns
 export { JsonLineState, PLAIN_LINES_KEPT, nonNegative, type JsonEvent } from './json-stream.js';
 export { ClaudeStreamState, type ClaudeResultEvent } from './claude-stream.js';
 export { cwdSessionCodec, resumableSession, ownUsage, SESSION_ID, type CwdSession, type SessionTotals } from './session-codec.js';
-export { cliEnvironmentChecks, helloProbe, helloProbeWanted, HELLO_PROMPT, type HelloProbeOptions } from './hello-probe.js';
+export { cliEnvironmentTest, cliEnvironmentChecks, helloProbe, helloProbeWanted, HELLO_PROMPT, type HelloProbeOptions, type HelloProbeSpec, type CliEnvironmentSpec } from './hello-probe.js';
