@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppendSystemPrompt, MaxTurns, ModelName, ToolNames, cliCommandFields, cliRunFields } from '@service/adapter-utils';
+import { AppendSystemPrompt, MaxTurns, ModelName, ToolNames, cliCommandFields, cliRunFields } from '@service/adapter-utils/config';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'auto', 'bypassPermissions'] as const;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils';
+import { ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils/config';
 
 export const SANDBOX_MODES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
 export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;

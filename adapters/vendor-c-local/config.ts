@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AbsolutePath, ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils';
+import { AbsolutePath, ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils/config';
 
 export const APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
 

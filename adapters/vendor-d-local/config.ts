@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cliCommandFields, cliRunFields } from '@service/adapter-utils';
+import { cliCommandFields, cliRunFields } from '@service/adapter-utils/config';
 
 /** OpenCode model ids are `provider/model` (the model part may itself contain slashes). */
 export const ProviderModel = z.string().regex(/^[A-Za-z0-9][\w.-]*\/\S+$/, 'must be provider/model').max(200);

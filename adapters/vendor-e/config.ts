@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MaxTurns, ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils';
+import { MaxTurns, ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils/config';
 
 export const CURSOR_MODES = ['agent', 'plan', 'ask'] as const;
 

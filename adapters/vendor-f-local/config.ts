@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AbsolutePath, AppendSystemPrompt, MaxTurns, ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils';
+import { AbsolutePath, AppendSystemPrompt, MaxTurns, ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils/config';
 
 export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 

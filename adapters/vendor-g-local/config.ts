@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppendSystemPrompt, MaxTurns, ModelName, ToolNames, cliCommandFields, cliRunFields } from '@service/adapter-utils';
+import { AppendSystemPrompt, MaxTurns, ModelName, ToolNames, cliCommandFields, cliRunFields } from '@service/adapter-utils/config';
 
 export const APPROVAL_MODES = ['plan', 'default', 'auto-edit', 'yolo'] as const;
 export const AUTH_TYPES = ['openai', 'anthropic', 'qwen-oauth', 'gemini', 'vertex-ai'] as const;

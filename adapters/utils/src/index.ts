@@ -24,11 +24,10 @@ export { sandboxCheck } from './confine/sandbox-check.js';
 export { parseAllowEntry, parseAllowlist, hostAllowed, normalizeHost, proxyEnv, type AllowEntry } from './confine/network-allowlist.js';
 export { createAllowlistProxy, parseAuthority, type Dial } from './confine/allowlist-proxy.js';
 export { openRunNetwork, networkAllowlistProblem, NetworkAllowlistUnavailableError, type NetworkPolicy, type RunNetwork } from './confine/run-network.js';
-export { SecretRef, EnvValue, EnvMap, AbsolutePath, TimeoutSec, GraceMs, ConfinementConfig, CONFINEMENT_KEYS, splitConfinement } from './config-values.js';
 export type { AdapterDescriptor } from './adapter-descriptor.js';
 // The CLI harness: what every local coding-agent CLI adapter shares (cli-harness.ts says what it owns).
 export { runCliHeartbeat, cliOutcome, runCwd, type CliStream, type CliInvocation, type CliRun, type CliHeartbeatOptions, type CliOutcomeInput } from './cli-harness.js';
-export { cliCommandFields, cliRunFields, ModelName, AppendSystemPrompt, MaxTurns, ToolNames, type CliRunConfig } from './cli-config.js';
+export type { CliRunConfig } from './cli-config.js';
 export { JsonLineState, PLAIN_LINES_KEPT, nonNegative, type JsonEvent } from './json-stream.js';
 export { ClaudeStreamState, type ClaudeResultEvent } from './claude-stream.js';
 export { cwdSessionCodec, resumableSession, ownUsage, SESSION_ID, type CwdSession, type SessionTotals } from './session-codec.js';
