@@ -1,24 +1,3 @@
-import type { z } from 'zod';
-import type { AdapterModel, CliFormatter, ServerAdapterModule, UiTranscriptParser } from '@service/adapter-utils';
-
-export type { AdapterModel };
-
-/**
- * An adapter as the core registers it: the module contract of spec 2.9 plus what the core needs
- * to create and configure agents of that type (label, and the schema `adapterConfig` must meet).
- */
-export interface AdapterDescriptor extends ServerAdapterModule {
-  label: string;
-  /** Validates `adapterConfig` on create, patch and rollback. */
-  configSchema: z.ZodType<Record<string, unknown>>;
-  /** The agent runs elsewhere (http, gateway): no local process, so no sandbox check. */
-  remote?: boolean;
-  /** Experimental types need an explicit opt-in to be used. */
-  experimental?: boolean;
-  /** Dynamic model discovery; when present it replaces or extends `models`. */
-  listModels?: () => Promise<AdapterModel[]>;
-  /** Formats transcript lines for `headcount run watch`; absent: the generic formatter. */
-  cliFormatter?: CliFormatter;
-  /** The adapter's UI transcript parser (the same module the renderer loads), for server-side use and tests. */
-  uiParser?: UiTranscriptParser;
-}
+// The descriptor type lives with the adapter utilities (adapters import nothing else); the core
+// keeps reading it from here.
+export type { AdapterDescriptor, AdapterModel } from '@service/adapter-utils';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AdapterDescriptor } from '../types.js';
-import { EnvValue, TimeoutSec } from '../config-values.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
+import { EnvValue, TimeoutSec } from '@service/adapter-utils/config';
 import { executeHttp, testHttpEnvironment } from './execute.js';
 
 const HttpUrl = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AdapterDescriptor } from '../types.js';
-import { AbsolutePath, EnvMap, GraceMs, TimeoutSec } from '../config-values.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
+import { AbsolutePath, EnvMap, GraceMs, TimeoutSec } from '@service/adapter-utils/config';
 import { executeProcess, testProcessEnvironment } from './execute.js';
 
 export const ProcessAdapterConfig = z

@@ -2,7 +2,7 @@ import os from 'node:os';
 import {
   asNumber,
   asString,
-  buildServiceEnv,
+  runEnv,
   checkCommand,
   checkCwd,
   environmentResult,
@@ -23,19 +23,7 @@ export async function executeProcess(ctx: ExecutionContext): Promise<ExecutionRe
   const command = asString(ctx.config.command);
   const args = Array.isArray(ctx.config.args) ? ctx.config.args.map((a) => asString(a)) : [];
   const cwd = asString(ctx.config.cwd) || os.tmpdir();
-  const env = {
-    ...ctx.runtime.env,
-    ...buildServiceEnv({
-      apiUrl: ctx.runtime.apiUrl,
-      apiKey: ctx.runtime.apiKey,
-      runId: ctx.runId,
-      agent: ctx.agent,
-      taskId: ctx.context.taskId ?? null,
-      taskTitle: ctx.context.taskTitle ?? null,
-      wakeReason: ctx.runtime.wakeReason ?? null,
-    }),
-    SERVICE_PROMPT: ctx.runtime.prompt,
-  };
+  const env = runEnv(ctx, { SERVICE_PROMPT: ctx.runtime.prompt });
   ctx.onMeta({ command, args, cwd });
   const result = await runChildProcess(command, {
     args,

@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { VendorALocalConfig } from './config.js';
 import { executeClaude } from './execute.js';
 import { testClaudeEnvironment } from './environment.js';

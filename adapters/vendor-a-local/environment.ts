@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorALocalConfig } from './config.js';
 import { ClaudeStreamState } from './parse.js';
 import { classifyClaudeError } from './errors.js';
@@ -30,35 +30,20 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   return checks;
 }
 
-/** The optional hello probe: one real prompt, no tools, one turn. */
-async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>, cwd: string, model: string | undefined): Promise<EnvironmentCheck> {
-  const state = new ClaudeStreamState();
-  const lines = new LineSplitter();
-  const args = ['-p', '--output-format', 'stream-json', '--verbose', '--max-turns', '1', ...(model ? ['--model', model] : [])];
-  const run = await runChildProcess(resolved.command, {
-    args: commandArgs(resolved, args),
-    cwd,
-    env,
-    stdin: 'Reply with the single word: hello',
-    timeout: 60_000,
-    graceMs: 1000,
-    onStdout: (c) => lines.push(c).forEach((l) => state.push(l)),
-    onStderr: (c) => void state.push(c),
-  });
-  lines.end().forEach((l) => state.push(l));
-  const error = classifyClaudeError(state);
-  if (error) return { level: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
-  if (run.exitCode === 0 && state.result && !state.result.isError) return { level: 'info', code: 'hello_probe_ok', message: `Claude answered: ${state.result.text.slice(0, 200)}` };
-  return { level: 'error', code: 'hello_probe_failed', message: state.result?.text || state.plainLines.slice(-2).join(' / ') || `exit ${run.exitCode}` };
-}
-
 export async function testClaudeEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const parsed = VendorALocalConfig.safeParse(ctx.config);
-  const config = parsed.success ? parsed.data : VendorALocalConfig.parse({});
-  const env = probeEnv(ctx);
-  const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
-  const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
-  checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config.model));
-  return environmentResult('vendor_a_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_a_local',
+    schema: VendorALocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new ClaudeStreamState(),
+    checks: ({ env }) => authChecks(env),
+    // One real prompt, no tools, one turn.
+    helloProbe: (config) => ({
+      name: 'Claude',
+      args: ['-p', '--output-format', 'stream-json', '--verbose', '--max-turns', '1', ...(config.model ? ['--model', config.model] : [])],
+      classify: (s) => classifyClaudeError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.result && !s.result.isError ? s.result.text : null),
+      failure: (s) => s.result?.text || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

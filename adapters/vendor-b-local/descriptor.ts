@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { VendorBLocalConfig } from './config.js';
 import { executeCodex } from './execute.js';
 import { testCodexEnvironment } from './environment.js';

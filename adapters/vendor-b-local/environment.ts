@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
+import { cliEnvironmentTest, commandArgs, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
 import { VendorBLocalConfig } from './config.js';
 import { CodexStreamState } from './parse.js';
 import { classifyCodexError } from './errors.js';
@@ -38,27 +38,6 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   return checks;
 }
 
-async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>, cwd: string, model: string | undefined): Promise<EnvironmentCheck> {
-  const state = new CodexStreamState();
-  const lines = new LineSplitter();
-  const args = ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'read-only', ...(model ? ['--model', model] : []), '-'];
-  const run = await runChildProcess(resolved.command, {
-    args: commandArgs(resolved, args),
-    cwd,
-    env,
-    stdin: 'Reply with the single word: hello',
-    timeout: 60_000,
-    graceMs: 1000,
-    onStdout: (c) => lines.push(c).forEach((l) => state.push(l)),
-    onStderr: (c) => c.split('\n').forEach((l) => state.push(l)),
-  });
-  lines.end().forEach((l) => state.push(l));
-  const error = classifyCodexError(state);
-  if (error) return { level: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
-  if (run.exitCode === 0 && state.turnCompleted) return { level: 'info', code: 'hello_probe_ok', message: `Codex answered: ${state.lastAssistantText.slice(0, 200)}` };
-  return { level: 'error', code: 'hello_probe_failed', message: state.turnFailed || state.plainLines.slice(-2).join(' / ') || `exit ${run.exitCode}` };
-}
-
 /**
  * Codex prints warnings on stderr before its version (e.g. a CODEX_HOME under /tmp); the version
  * itself is the `codex-cli x.y.z` line of stdout.
@@ -70,17 +49,26 @@ async function stdoutVersion(resolved: ResolvedCommand, env: Record<string, stri
 }
 
 export async function testCodexEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const parsed = VendorBLocalConfig.safeParse(ctx.config);
-  const config = parsed.success ? parsed.data : VendorBLocalConfig.parse({});
-  const env = probeEnv(ctx);
-  const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
-  const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
-  const versionCheck = checks.find((c) => c.code === 'cli_version');
-  if (resolved && versionCheck && !/\d+\.\d+\.\d+/.test(versionCheck.message)) {
-    const version = await stdoutVersion(resolved, env);
-    if (version) versionCheck.message = `Version ${version}`;
-  }
-  checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config.model));
-  return environmentResult('vendor_b_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_b_local',
+    schema: VendorBLocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new CodexStreamState(),
+    checks: async ({ env, checks, resolved }) => {
+      const versionCheck = checks.find((c) => c.code === 'cli_version');
+      if (resolved && versionCheck && !/\d+\.\d+\.\d+/.test(versionCheck.message)) {
+        const version = await stdoutVersion(resolved, env);
+        if (version) versionCheck.message = `Version ${version}`;
+      }
+      return authChecks(env);
+    },
+    helloProbe: (config) => ({
+      name: 'Codex',
+      args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'read-only', ...(config.model ? ['--model', config.model] : []), '-'],
+      splitStderr: true,
+      classify: (s) => classifyCodexError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.turnCompleted ? s.lastAssistantText : null),
+      failure: (s) => s.turnFailed || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

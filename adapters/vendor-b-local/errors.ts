@@ -1,4 +1,4 @@
-import { CliError, LoginRequiredError, RateLimitedError, UnknownSessionError, parseResetAt } from '@service/adapter-utils';
+import { classifyTexts, parseResetAt, type CliError } from '@service/adapter-utils';
 import type { CodexStreamState } from './parse.js';
 
 export const LOGIN_HINT =
@@ -21,13 +21,6 @@ export function resetAt(texts: string[], now: Date): string | null {
 
 /** The error class of a finished Codex run, or null. Unknown thread first, then login, then limits. */
 export function classifyCodexError(state: CodexStreamState, now: Date = new Date()): CliError | null {
-  const texts = state.errorTexts();
-  const first = (re: RegExp) => texts.find((t) => re.test(t));
-  const unknown = first(UNKNOWN_SESSION);
-  if (unknown) return new UnknownSessionError(unknown.replace(/^Error:\s*/, ''), state.threadId);
-  const login = first(LOGIN);
-  if (login) return new LoginRequiredError(login, LOGIN_HINT);
-  const rate = first(RATE);
-  if (rate) return new RateLimitedError(rate, resetAt(texts, now));
-  return null;
+  const patterns = { unknownSession: UNKNOWN_SESSION, unknownMessage: (t: string) => t.replace(/^Error:\s*/, ''), login: LOGIN, loginHint: LOGIN_HINT, rate: RATE, resetAt };
+  return classifyTexts(state.errorTexts(), patterns, state.threadId, now);
 }

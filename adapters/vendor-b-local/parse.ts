@@ -3,6 +3,7 @@
  * turn.started, item.started/updated/completed, turn.completed with usage, turn.failed, error).
  * Anything else (stderr under a PTY, warnings, a Rust error report) is kept as plain text.
  */
+import { JsonLineState } from '@service/adapter-utils';
 
 export interface CodexUsage {
   input: number;
@@ -10,7 +11,7 @@ export interface CodexUsage {
   output: number;
 }
 
-export class CodexStreamState {
+export class CodexStreamState extends JsonLineState {
   threadId: string | null = null;
   lastAssistantText = '';
   usage: CodexUsage | null = null;
@@ -18,26 +19,9 @@ export class CodexStreamState {
   turnFailed: string | null = null;
   /** `error` events (retries, fatal API errors), in order. */
   readonly errors: string[] = [];
-  readonly plainLines: string[] = [];
   toolCalls = 0;
 
-  push(line: string): Record<string, unknown> | null {
-    const trimmed = line.trim();
-    if (!trimmed) return null;
-    let event: Record<string, unknown>;
-    try {
-      const parsed: unknown = trimmed.startsWith('{') ? JSON.parse(trimmed) : null;
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an event');
-      event = parsed as Record<string, unknown>;
-    } catch {
-      if (this.plainLines.length < 200) this.plainLines.push(trimmed);
-      return null;
-    }
-    this.read(event);
-    return event;
-  }
-
-  private read(event: Record<string, unknown>): void {
+  protected read(event: Record<string, unknown>): void {
     const item = event.item && typeof event.item === 'object' ? (event.item as Record<string, unknown>) : null;
     switch (event.type) {
       case 'thread.started':

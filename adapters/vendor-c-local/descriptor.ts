@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { VendorCLocalConfig } from './config.js';
 import { executeGemini } from './execute.js';
 import { testGeminiEnvironment } from './environment.js';

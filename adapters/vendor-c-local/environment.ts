@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorCLocalConfig } from './config.js';
 import { GeminiStreamState } from './parse.js';
 import { classifyGeminiError } from './errors.js';
@@ -48,37 +48,27 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   return checks;
 }
 
-async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>, cwd: string, model: string | undefined): Promise<EnvironmentCheck> {
-  const state = new GeminiStreamState();
-  const lines = new LineSplitter();
-  const args = ['--output-format', 'stream-json', '--skip-trust', ...(model ? ['--model', model] : [])];
-  const run = await runChildProcess(resolved.command, {
-    args: commandArgs(resolved, args),
-    cwd,
-    env: { ...env, GEMINI_CLI_NO_RELAUNCH: 'true' },
-    stdin: 'Reply with the single word: hello',
-    timeout: 90_000,
-    graceMs: 1000,
-    onStdout: (c) => lines.push(c).forEach((l) => state.push(l)),
-    onStderr: (c) => c.split('\n').forEach((l) => state.push(l)),
-  });
-  lines.end().forEach((l) => state.push(l));
-  const error = classifyGeminiError(state);
-  if (error) return { level: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
-  if (run.exitCode === 0 && state.result?.status === 'success') return { level: 'info', code: 'hello_probe_ok', message: `Gemini answered: ${state.assistantText.slice(0, 200)}` };
-  return { level: 'error', code: 'hello_probe_failed', message: state.result?.errorMessage || state.plainLines.slice(-2).join(' / ') || `exit ${run.exitCode}` };
-}
-
 export async function testGeminiEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const parsed = VendorCLocalConfig.safeParse(ctx.config);
-  const config = parsed.success ? parsed.data : VendorCLocalConfig.parse({});
-  const env = probeEnv(ctx);
-  const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
-  const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
-  if (ctx.config.enableExperimental !== true) {
-    checks.push({ level: 'warn', code: 'experimental', message: 'vendor_c_local is experimental: agents need adapterConfig.enableExperimental = true', hint: 'Add "enableExperimental": true to the agent configuration.' });
-  }
-  checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config.model));
-  return environmentResult('vendor_c_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_c_local',
+    schema: VendorCLocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new GeminiStreamState(),
+    checks: ({ env }) => [
+      ...(ctx.config.enableExperimental !== true
+        ? [{ level: 'warn' as const, code: 'experimental', message: 'vendor_c_local is experimental: agents need adapterConfig.enableExperimental = true', hint: 'Add "enableExperimental": true to the agent configuration.' }]
+        : []),
+      ...authChecks(env),
+    ],
+    helloProbe: (config) => ({
+      name: 'Gemini',
+      args: ['--output-format', 'stream-json', '--skip-trust', ...(config.model ? ['--model', config.model] : [])],
+      env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
+      timeoutMs: 90_000,
+      splitStderr: true,
+      classify: (s) => classifyGeminiError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.result?.status === 'success' ? s.assistantText : null),
+      failure: (s) => s.result?.errorMessage || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

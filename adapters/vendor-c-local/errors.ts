@@ -1,4 +1,4 @@
-import { CliError, LoginRequiredError, MaxTurnsError, RateLimitedError, UnknownSessionError, parseResetAt } from '@service/adapter-utils';
+import { classifyTexts, parseResetAt, type CliError } from '@service/adapter-utils';
 import type { GeminiStreamState } from './parse.js';
 
 export const LOGIN_HINT =
@@ -23,15 +23,5 @@ export function resetAt(texts: string[], now: Date): string | null {
 
 /** The error class of a finished Gemini CLI run, or null. */
 export function classifyGeminiError(state: GeminiStreamState, now: Date = new Date()): CliError | null {
-  const texts = state.errorTexts();
-  const first = (re: RegExp) => texts.find((t) => re.test(t));
-  const maxTurns = first(MAX_TURNS);
-  if (maxTurns) return new MaxTurnsError(maxTurns);
-  const unknown = first(UNKNOWN_SESSION);
-  if (unknown) return new UnknownSessionError(unknown, state.sessionId);
-  const login = first(LOGIN);
-  if (login) return new LoginRequiredError(login, LOGIN_HINT);
-  const rate = first(RATE);
-  if (rate) return new RateLimitedError(rate, resetAt(texts, now));
-  return null;
+  return classifyTexts(state.errorTexts(), { maxTurns: MAX_TURNS, unknownSession: UNKNOWN_SESSION, login: LOGIN, loginHint: LOGIN_HINT, rate: RATE, resetAt }, state.sessionId, now);
 }

@@ -4,6 +4,7 @@
  * turn. `stats.input_tokens` is the whole prompt; `stats.cached` the cached part, `stats.input`
  * the rest. Anything not JSON (stderr under a PTY, stack traces) is kept as plain text.
  */
+import { JsonLineState } from '@service/adapter-utils';
 
 export interface GeminiResultEvent {
   status: string | null;
@@ -12,34 +13,17 @@ export interface GeminiResultEvent {
   usage: { input: number; cached: number; output: number } | null;
 }
 
-export class GeminiStreamState {
+export class GeminiStreamState extends JsonLineState {
   sessionId: string | null = null;
   model: string | null = null;
   /** The assistant's text since the last tool call (its final answer once the run ends). */
   assistantText = '';
   private afterTool = false;
   readonly errors: string[] = [];
-  readonly plainLines: string[] = [];
   result: GeminiResultEvent | null = null;
   toolCalls = 0;
 
-  push(line: string): Record<string, unknown> | null {
-    const trimmed = line.trim();
-    if (!trimmed) return null;
-    let event: Record<string, unknown>;
-    try {
-      const parsed: unknown = trimmed.startsWith('{') ? JSON.parse(trimmed) : null;
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an event');
-      event = parsed as Record<string, unknown>;
-    } catch {
-      if (this.plainLines.length < 200) this.plainLines.push(trimmed);
-      return null;
-    }
-    this.read(event);
-    return event;
-  }
-
-  private read(event: Record<string, unknown>): void {
+  protected read(event: Record<string, unknown>): void {
     switch (event.type) {
       case 'init':
         if (typeof event.session_id === 'string') this.sessionId = event.session_id;

@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { VendorDLocalConfig } from './config.js';
 import { executeOpenCode } from './execute.js';
 import { testOpenCodeEnvironment } from './environment.js';

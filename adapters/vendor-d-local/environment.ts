@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
+import { HELLO_PROMPT, cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorDLocalConfig } from './config.js';
 import { OpenCodeStreamState } from './parse.js';
 import { classifyOpenCodeError } from './errors.js';
@@ -22,33 +22,23 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   return [{ level: 'warn', code: 'auth_missing', message: 'No OpenCode login and no provider key found (only its free models will work)', hint: 'Run `opencode auth login`, or add a provider key to the agent env as a secret.' }];
 }
 
-async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>, cwd: string, model: string | undefined): Promise<EnvironmentCheck> {
-  const state = new OpenCodeStreamState();
-  const lines = new LineSplitter();
-  const args = ['run', '--format', 'json', ...(model ? ['--model', model] : []), '--', 'Reply with the single word: hello'];
-  const run = await runChildProcess(resolved.command, {
-    args: commandArgs(resolved, args),
-    cwd,
-    env,
-    timeout: 90_000,
-    graceMs: 1000,
-    onStdout: (c) => lines.push(c).forEach((l) => state.push(l)),
-    onStderr: (c) => c.split('\n').forEach((l) => state.push(l)),
-  });
-  lines.end().forEach((l) => state.push(l));
-  const error = classifyOpenCodeError(state);
-  if (error) return { level: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
-  if (run.exitCode === 0 && state.steps > 0 && !state.errors.length) return { level: 'info', code: 'hello_probe_ok', message: `OpenCode answered: ${state.lastText.slice(0, 200)}` };
-  return { level: 'error', code: 'hello_probe_failed', message: state.errorTexts().slice(-2).join(' / ') || `exit ${run.exitCode}` };
-}
-
 export async function testOpenCodeEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const parsed = VendorDLocalConfig.safeParse(ctx.config);
-  const config = parsed.success ? parsed.data : VendorDLocalConfig.parse({});
-  const env = probeEnv(ctx);
-  const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
-  const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
-  checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config.model));
-  return environmentResult('vendor_d_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_d_local',
+    schema: VendorDLocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new OpenCodeStreamState(),
+    checks: ({ env }) => authChecks(env),
+    // The prompt is the message argument: nothing on stdin.
+    helloProbe: (config) => ({
+      name: 'OpenCode',
+      args: ['run', '--format', 'json', ...(config.model ? ['--model', config.model] : []), '--', HELLO_PROMPT],
+      stdin: null,
+      timeoutMs: 90_000,
+      splitStderr: true,
+      classify: (s) => classifyOpenCodeError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.steps > 0 && !s.errors.length ? s.lastText : null),
+      failure: (s) => s.errorTexts().slice(-2).join(' / '),
+    }),
+  });
 }

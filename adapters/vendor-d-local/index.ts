@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { vendorDLocalAdapter } from './descriptor.js';
 
 export { type, label, models, agentConfigurationDoc, vendorDLocalAdapter } from './descriptor.js';

@@ -3,6 +3,7 @@
  * `reasoning`, `tool_use`, `step_finish` with tokens and cost, `error`), each with the session id.
  * There is no final result line: the run's usage is the sum of its steps, its answer the last text.
  */
+import { JsonLineState } from '@service/adapter-utils';
 
 export interface OpenCodeError {
   name: string;
@@ -10,7 +11,7 @@ export interface OpenCodeError {
   statusCode: number | null;
 }
 
-export class OpenCodeStreamState {
+export class OpenCodeStreamState extends JsonLineState {
   sessionId: string | null = null;
   lastText = '';
   usage = { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 };
@@ -19,26 +20,9 @@ export class OpenCodeStreamState {
   /** The reason of the last finished step (`stop` when the model ended its turn). */
   lastFinishReason: string | null = null;
   readonly errors: OpenCodeError[] = [];
-  readonly plainLines: string[] = [];
   toolCalls = 0;
 
-  push(line: string): Record<string, unknown> | null {
-    const trimmed = line.trim();
-    if (!trimmed) return null;
-    let event: Record<string, unknown>;
-    try {
-      const parsed: unknown = trimmed.startsWith('{') ? JSON.parse(trimmed) : null;
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an event');
-      event = parsed as Record<string, unknown>;
-    } catch {
-      if (this.plainLines.length < 200) this.plainLines.push(trimmed);
-      return null;
-    }
-    this.read(event);
-    return event;
-  }
-
-  private read(event: Record<string, unknown>): void {
+  protected read(event: Record<string, unknown>): void {
     if (typeof event.sessionID === 'string') this.sessionId = event.sessionID;
     const part = event.part && typeof event.part === 'object' ? (event.part as Record<string, unknown>) : {};
     switch (event.type) {

@@ -1,17 +1,13 @@
 import { z } from 'zod';
-import { AbsolutePath, EnvMap, GraceMs, TimeoutSec } from '../config-values.js';
+import { MaxTurns, ModelName, cliCommandFields, cliRunFields } from '@service/adapter-utils/config';
 
 export const CURSOR_MODES = ['agent', 'plan', 'ask'] as const;
 
 export const VendorEConfig = z
   .strictObject({
-    /** The Cursor agent executable (`cursor-agent`, or `agent` in newer installs): a name on PATH or a path. */
-    command: z.string().min(1).max(4096).default('cursor-agent'),
-    /** The workspace (`--workspace`); defaults to the OS temp directory. Chats belong to it. */
-    cwd: AbsolutePath.optional(),
-    env: EnvMap.optional(),
+    ...cliCommandFields('cursor-agent'),
     /** `--model` (auto, sonnet-4.5, gpt-5, opus-4.1...). */
-    model: z.string().min(1).max(200).optional(),
+    model: ModelName.optional(),
     /** `agent` (default, may edit and run commands), `plan` or `ask` (read-only). */
     mode: z.enum(CURSOR_MODES).default('agent'),
     /**
@@ -22,16 +18,8 @@ export const VendorEConfig = z
     /** `--approve-mcps`: start the workspace's MCP servers without asking. */
     approveMcps: z.boolean().default(false),
     /** Cursor has no turn limit: the adapter counts model calls and stops the run after this many. */
-    maxTurns: z.int().min(1).max(10_000).optional(),
-    extraArgs: z.array(z.string().max(32_768)).max(100).optional(),
-    timeoutSec: TimeoutSec.default(600),
-    graceMs: GraceMs.default(10_000),
-    idleTimeoutSec: TimeoutSec.optional(),
-    promptTemplate: z.string().max(65_536).optional(),
-    /** Run under a pseudo-terminal (default). Without one, the prompt goes on stdin. */
-    pty: z.boolean().default(true),
-    /** testEnvironment also sends a one-line hello prompt (spends a few tokens). */
-    helloProbe: z.boolean().optional(),
+    maxTurns: MaxTurns.optional(),
+    ...cliRunFields({ timeoutSec: 600 }),
   })
   .meta({ id: 'VendorEConfig' });
 export type VendorEConfig = z.infer<typeof VendorEConfig>;

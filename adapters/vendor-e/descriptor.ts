@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { VendorEConfig } from './config.js';
 import { executeCursor } from './execute.js';
 import { testCursorEnvironment } from './environment.js';

@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { vendorEAdapter } from './descriptor.js';
 
 export { type, label, models, agentConfigurationDoc, vendorEAdapter } from './descriptor.js';

@@ -4,6 +4,7 @@
  * started/completed, and the final `result` (duration, usage in camelCase). Anything else is kept
  * as plain text (stderr under a PTY) for error classification.
  */
+import { JsonLineState } from '@service/adapter-utils';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -18,28 +19,15 @@ export interface CursorResult {
   sessionId: string | null;
 }
 
-export class CursorStreamState {
+export class CursorStreamState extends JsonLineState {
   sessionId: string | null = null;
   model: string | null = null;
   lastAssistantText = '';
   toolCalls = 0;
   readonly modelCalls = new Set<string>();
-  readonly plainLines: string[] = [];
   result: CursorResult | null = null;
 
-  push(line: string): Obj | null {
-    const trimmed = line.trim();
-    if (!trimmed) return null;
-    let event: unknown = null;
-    try {
-      event = trimmed.startsWith('{') ? JSON.parse(trimmed) : null;
-    } catch {
-      event = null;
-    }
-    if (!isObj(event)) {
-      if (this.plainLines.length < 200) this.plainLines.push(trimmed);
-      return null;
-    }
+  protected read(event: Obj): void {
     if (typeof event.session_id === 'string' && event.session_id) this.sessionId = event.session_id;
     if (typeof event.model_call_id === 'string') this.modelCalls.add(event.model_call_id);
     if (event.type === 'system' && event.subtype === 'init' && typeof event.model === 'string') this.model = event.model;
@@ -53,7 +41,6 @@ export class CursorStreamState {
     }
     if (event.type === 'tool_call' && event.subtype === 'started') this.toolCalls++;
     if (event.type === 'result') this.result = readResult(event);
-    return event;
   }
 
   errorTexts(): string[] {

@@ -1,19 +1,13 @@
-import { ephemeralSkillsSnapshot, type RuntimeSkill, type SkillsContext, type SkillsSnapshot } from '@service/adapter-utils';
+import { PRODUCT_SKILLS, ephemeralSkills, type RuntimeSkill } from '@service/adapter-utils';
 
 /**
  * The Cursor CLI has no flag for an extra skills or rules directory, and writing
  * `.cursor/rules` into the founder's workspace would outlive the run: the product skill goes
  * into the run's prompt instead, fresh at every heartbeat.
  */
-export const PRODUCT_SKILLS = ['headcount-heartbeat'];
+export { PRODUCT_SKILLS };
 
-export async function listSkills(_ctx: SkillsContext): Promise<SkillsSnapshot> {
-  return ephemeralSkillsSnapshot('vendor_e', PRODUCT_SKILLS);
-}
-
-export async function syncSkills(_ctx: SkillsContext, desiredSkills: string[]): Promise<SkillsSnapshot> {
-  return ephemeralSkillsSnapshot('vendor_e', PRODUCT_SKILLS, desiredSkills);
-}
+export const { listSkills, syncSkills } = ephemeralSkills('vendor_e');
 
 /** The prompt with the run's skills ahead of it. */
 export function promptWithSkills(prompt: string, skills: RuntimeSkill[] | undefined): string {

@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { VendorFLocalConfig } from './config.js';
 import { executePi } from './execute.js';
 import { testPiEnvironment } from './environment.js';

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { LineSplitter, commandArgs, commonCliChecks, environmentResult, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorFLocalConfig } from './config.js';
 import { piAgentDir } from './detect-model.js';
 import { PiStreamState } from './parse.js';
@@ -38,35 +37,21 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
 }
 
 /** The optional hello probe: one real prompt, no tools, no session kept. */
-async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>, cwd: string, config: VendorFLocalConfig): Promise<EnvironmentCheck> {
-  const state = new PiStreamState();
-  const lines = new LineSplitter();
-  const args = ['-p', '--mode', 'json', '--no-session', '--no-tools', ...(config.provider ? ['--provider', config.provider] : []), ...(config.model ? ['--model', config.model] : [])];
-  const run = await runChildProcess(resolved.command, {
-    args: commandArgs(resolved, args),
-    cwd,
-    env,
-    stdin: 'Reply with the single word: hello',
-    timeout: 60_000,
-    graceMs: 1000,
-    onStdout: (c) => lines.push(c).forEach((l) => state.push(l)),
-    onStderr: (c) => void state.push(c),
-  });
-  lines.end().forEach((l) => state.push(l));
-  const error = classifyPiError(state);
-  if (error) return { level: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
-  if (state.ended && !state.failed) return { level: 'info', code: 'hello_probe_ok', message: `pi answered: ${state.lastAssistantText.slice(0, 200)}` };
-  return { level: 'error', code: 'hello_probe_failed', message: state.errorMessages.at(-1) || state.plainLines.slice(-2).join(' / ') || `exit ${run.exitCode}` };
-}
-
 export async function testPiEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const parsed = VendorFLocalConfig.safeParse(ctx.config);
-  const config = parsed.success ? parsed.data : VendorFLocalConfig.parse({});
-  const env = probeEnv(ctx);
-  const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
-  const runEnv = { PI_OFFLINE: '1', ...env };
-  const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env: runEnv, installHint: INSTALL_HINT });
-  checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, runEnv), cwd, config));
-  return environmentResult('vendor_f_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_f_local',
+    schema: VendorFLocalConfig,
+    installHint: INSTALL_HINT,
+    extraEnv: { PI_OFFLINE: '1' },
+    probeState: () => new PiStreamState(),
+    checks: ({ env }) => authChecks(env),
+    // No session file and no tools: the probe leaves nothing behind.
+    helloProbe: (config) => ({
+      name: 'pi',
+      args: ['-p', '--mode', 'json', '--no-session', '--no-tools', ...(config.provider ? ['--provider', config.provider] : []), ...(config.model ? ['--model', config.model] : [])],
+      classify: (s) => classifyPiError(s),
+      answer: (s) => (s.ended && !s.failed ? s.lastAssistantText : null),
+      failure: (s) => s.errorMessages.at(-1) || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

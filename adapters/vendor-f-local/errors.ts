@@ -1,4 +1,4 @@
-import { CliError, LoginRequiredError, RateLimitedError, UnknownSessionError, parseResetAt } from '@service/adapter-utils';
+import { classifyTexts, type CliError } from '@service/adapter-utils';
 import type { PiStreamState } from './parse.js';
 
 export const LOGIN_HINT =
@@ -10,13 +10,5 @@ const RATE = /^429\b|rate[_ ]limit|too many requests|quota exceeded|resource_exh
 
 /** The error class of a finished pi run (max turns is the adapter's own and decided in execute). */
 export function classifyPiError(state: PiStreamState, now: Date = new Date()): CliError | null {
-  const texts = state.errorTexts();
-  const first = (re: RegExp) => texts.find((t) => re.test(t));
-  const unknown = first(UNKNOWN_SESSION);
-  if (unknown) return new UnknownSessionError(unknown, state.sessionId);
-  const login = first(LOGIN);
-  if (login) return new LoginRequiredError(login, LOGIN_HINT);
-  const rate = first(RATE);
-  if (rate) return new RateLimitedError(rate, texts.map((t) => parseResetAt(t, now)).find((x) => x !== null) ?? null);
-  return null;
+  return classifyTexts(state.errorTexts(), { unknownSession: UNKNOWN_SESSION, login: LOGIN, loginHint: LOGIN_HINT, rate: RATE }, state.sessionId, now);
 }

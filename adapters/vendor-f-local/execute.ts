@@ -1,5 +1,4 @@
-import os from 'node:os';
-import { MaxTurnsError, createEphemeralSkillsDir, runCli, usageReport, type EphemeralSkillsDir, type ExecutionContext, type ExecutionResult, type UsageReport } from '@service/adapter-utils';
+import { MaxTurnsError, cliOutcome, resumableSession, runCliHeartbeat, runCwd, usageReport, type CliRun, type ExecutionContext, type ExecutionResult, type UsageReport } from '@service/adapter-utils';
 import { VendorFLocalConfig } from './config.js';
 import { piArgs, promptArg } from './args.js';
 import { sessionCodec } from './session.js';
@@ -14,60 +13,30 @@ import { classifyPiError } from './errors.js';
  */
 export async function executePi(ctx: ExecutionContext): Promise<ExecutionResult> {
   const config = VendorFLocalConfig.parse(ctx.config);
-  const cwd = config.cwd ?? os.tmpdir();
-  const stored = sessionCodec.deserialize(ctx.runtime.sessionParams);
-  const resume = stored && (stored.cwd === null || stored.cwd === cwd) ? stored.sessionId : null;
-  const state = new PiStreamState();
-  // Our own stop (max turns) and the engine's cancel both end the process.
-  const stop = new AbortController();
-  const forward = () => stop.abort();
-  ctx.signal?.addEventListener('abort', forward, { once: true });
-  if (ctx.signal?.aborted) stop.abort();
-  let overTurns = false;
-  let skills: EphemeralSkillsDir | null = null;
-  try {
-    if (ctx.runtime.skills?.length) skills = createEphemeralSkillsDir({ skills: ctx.runtime.skills, skillsSubdir: 'skills' });
-    const args = piArgs({ config, resumeSessionId: resume, skillsDir: skills?.skillsDir ?? null });
-    const prompt = ctx.runtime.prompt;
-    let announced = false;
-    const onLine = (line: string) => {
-      state.push(line);
-      if (!announced && state.sessionId) {
-        announced = true;
-        ctx.onMeta({ sessionId: state.sessionId, resumed: resume !== null });
-      }
-      if (config.maxTurns && state.turns > config.maxTurns && !overTurns) {
-        overTurns = true;
-        stop.abort();
-      }
-    };
-    // Startup update checks would make a heartbeat depend on the network; the agent env may say otherwise.
-    const runEnv: Record<string, string> = { SERVICE_PROMPT: prompt, ...('PI_OFFLINE' in ctx.runtime.env ? {} : { PI_OFFLINE: '1' }) };
-    const run = await runCli(
-      { ...ctx, signal: stop.signal },
-      {
-        command: config.command,
-        args: config.pty ? [...args, promptArg(prompt)] : args,
-        metaArgs: args,
+  const cwd = runCwd(config);
+  const resume = resumableSession(sessionCodec, ctx.runtime.sessionParams, cwd)?.sessionId ?? null;
+  const prompt = ctx.runtime.prompt;
+  return runCliHeartbeat(ctx, {
+    state: new PiStreamState(),
+    skillsSubdir: 'skills',
+    start: (skills) => {
+      const args = piArgs({ config, resumeSessionId: resume, skillsDir: skills?.skillsDir ?? null });
+      return {
+        config,
         cwd,
-        env: runEnv,
-        pty: config.pty,
-        ...(config.pty ? {} : { stdin: prompt }),
-        timeoutSec: config.timeoutSec,
-        graceMs: config.graceMs,
-        ...(config.idleTimeoutSec ? { idleTimeoutSec: config.idleTimeoutSec } : {}),
-        onLine,
-        onStderrLine: (line) => state.push(line),
-      },
-    );
-    return toResult(state, run, cwd, overTurns ? (config.maxTurns ?? null) : null);
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    return { exitCode: null, timedOut: false, errorCode: typeof code === 'string' ? code : 'execution_error', errorMessage: (err as Error).message };
-  } finally {
-    ctx.signal?.removeEventListener('abort', forward);
-    skills?.cleanup();
-  }
+        args,
+        ...(config.pty ? { argv: [...args, promptArg(prompt)] } : { argv: args, stdin: prompt }),
+        // Startup update checks would make a heartbeat depend on the network; the agent env may say otherwise.
+        env: { SERVICE_PROMPT: prompt, ...('PI_OFFLINE' in ctx.runtime.env ? {} : { PI_OFFLINE: '1' }) },
+        sessionOf: (s) => s.sessionId,
+        resumed: resume !== null,
+        // Pi has no turn limit of its own: turns are counted and the run stopped after maxTurns.
+        stopWhen: (s) =>
+          config.maxTurns && s.turns > config.maxTurns ? new MaxTurnsError(`Stopped after ${config.maxTurns} turns (maxTurns)`, 'Raise maxTurns in the agent configuration, or split the task.') : null,
+      };
+    },
+    finish: (run) => toResult(run, cwd),
+  });
 }
 
 function usageOf(state: PiStreamState): UsageReport | null {
@@ -85,25 +54,20 @@ function usageOf(state: PiStreamState): UsageReport | null {
   });
 }
 
-interface RunOutcome {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  idleTimedOut: boolean;
-  cancelled?: boolean;
-}
-
-function toResult(state: PiStreamState, run: RunOutcome, cwd: string, maxTurns: number | null): ExecutionResult {
-  const error = classifyPiError(state);
-  const base: ExecutionResult = { exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, usage: usageOf(state), summary: state.lastAssistantText || null };
-  if (error?.code === 'unknown_session') return { ...base, ...error.toResult(), sessionParams: null };
-  const withSession: ExecutionResult = state.sessionId ? { ...base, sessionParams: sessionCodec.serialize({ sessionId: state.sessionId, cwd }) as Record<string, unknown> } : base;
-  if (maxTurns !== null) return { ...withSession, ...new MaxTurnsError(`Stopped after ${maxTurns} turns (maxTurns)`, 'Raise maxTurns in the agent configuration, or split the task.').toResult() };
-  if (run.idleTimedOut) return { ...withSession, errorCode: 'idle_timeout', errorMessage: 'pi printed nothing for too long' };
-  if (error) return { ...withSession, ...error.toResult() };
-  // Pi exits 0 in JSON mode even when the model call failed: the last message says so.
-  if (state.failed) return { ...withSession, errorCode: state.lastStopReason === 'aborted' ? 'aborted' : 'cli_error', errorMessage: state.errorMessages.at(-1) ?? `pi stopped: ${state.lastStopReason}` };
-  if (!state.ended && run.exitCode === 0 && !run.timedOut) return { ...withSession, errorCode: 'no_result', errorMessage: `pi ended without finishing the agent loop${state.plainLines.length ? `: ${state.plainLines.slice(-3).join(' / ')}` : ''}` };
-  if (!state.ended && run.exitCode !== 0 && state.plainLines.length) return { ...withSession, errorMessage: state.plainLines.slice(-3).join(' / ') };
-  return withSession;
+function toResult({ state, run, stopped }: CliRun<PiStreamState>, cwd: string): ExecutionResult {
+  return cliOutcome({
+    name: 'pi',
+    run,
+    usage: usageOf(state),
+    summary: state.lastAssistantText || null,
+    error: classifyPiError(state),
+    session: state.sessionId ? (sessionCodec.serialize({ sessionId: state.sessionId, cwd }) as Record<string, unknown>) : null,
+    stopped,
+    // Pi exits 0 in JSON mode even when the model call failed: the last message says so.
+    failure: state.failed ? { errorCode: state.lastStopReason === 'aborted' ? 'aborted' : 'cli_error', errorMessage: state.errorMessages.at(-1) ?? `pi stopped: ${state.lastStopReason}` } : null,
+    finished: state.ended,
+    noResult: 'ended without finishing the agent loop',
+    plainLines: state.plainLines,
+    keepSessionUnfinished: true,
+  });
 }

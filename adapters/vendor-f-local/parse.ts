@@ -3,6 +3,7 @@
  * message (usage and cost per model call), turns, and the end of the agent loop. Anything that is
  * not a JSON object (stderr under a PTY) is kept as plain text for error classification.
  */
+import { JsonLineState } from '@service/adapter-utils';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -16,7 +17,7 @@ export interface PiUsageTotals {
   costUsd: number;
 }
 
-export class PiStreamState {
+export class PiStreamState extends JsonLineState {
   sessionId: string | null = null;
   model: string | null = null;
   provider: string | null = null;
@@ -28,27 +29,9 @@ export class PiStreamState {
   /** `stopReason` of the last assistant message: stop, toolUse, length, error, aborted. */
   lastStopReason: string | null = null;
   readonly errorMessages: string[] = [];
-  readonly plainLines: string[] = [];
   readonly usage: PiUsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 };
 
-  push(line: string): Obj | null {
-    const trimmed = line.trim();
-    if (!trimmed) return null;
-    let event: unknown = null;
-    try {
-      event = trimmed.startsWith('{') ? JSON.parse(trimmed) : null;
-    } catch {
-      event = null;
-    }
-    if (!isObj(event)) {
-      if (this.plainLines.length < 200) this.plainLines.push(trimmed);
-      return null;
-    }
-    this.read(event);
-    return event;
-  }
-
-  private read(event: Obj): void {
+  protected read(event: Obj): void {
     switch (event.type) {
       case 'session':
         if (typeof event.id === 'string') this.sessionId = event.id;

@@ -1,20 +1,6 @@
-import type { SessionCodec } from '@service/adapter-utils';
+import { cwdSessionCodec, type CwdSession } from '@service/adapter-utils';
 
-export interface PiSession extends Record<string, unknown> {
-  sessionId: string;
-  /** Pi files sessions per working directory and asks (interactively) before using another's. */
-  cwd: string | null;
-}
+/** Pi files sessions per working directory and asks (interactively) before using another's. */
+export type PiSession = CwdSession<'sessionId'>;
 
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-
-export const sessionCodec: SessionCodec<PiSession> = {
-  deserialize(raw) {
-    if (!raw || typeof raw !== 'object') return null;
-    const { sessionId, cwd } = raw as Record<string, unknown>;
-    if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) return null;
-    return { sessionId, cwd: typeof cwd === 'string' ? cwd : null };
-  },
-  serialize: (params) => ({ sessionId: params.sessionId, cwd: params.cwd }),
-  getDisplayId: (params) => params.sessionId,
-};
+export const sessionCodec = cwdSessionCodec({ idKey: 'sessionId' });

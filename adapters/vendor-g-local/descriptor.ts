@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { VendorGLocalConfig } from './config.js';
 import { executeQwen } from './execute.js';
 import { testQwenEnvironment } from './environment.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commandArgs, commonCliChecks, environmentResult, runChildProcess, LineSplitter, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand, probeEnv, credentialEnv } from '@service/adapter-utils';
+import { cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult } from '@service/adapter-utils';
 import { VendorGLocalConfig } from './config.js';
 import { QwenStreamState } from './parse.js';
 import { classifyQwenError } from './errors.js';
@@ -26,34 +26,21 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   return checks;
 }
 
-async function helloProbe(resolved: ResolvedCommand, env: Record<string, string>, cwd: string, config: VendorGLocalConfig): Promise<EnvironmentCheck> {
-  const state = new QwenStreamState();
-  const lines = new LineSplitter();
-  const args = ['--output-format', 'stream-json', '--max-session-turns', '1', ...(config.model ? ['--model', config.model] : []), ...(config.authType ? ['--auth-type', config.authType] : [])];
-  const run = await runChildProcess(resolved.command, {
-    args: commandArgs(resolved, args),
-    cwd,
-    env,
-    stdin: 'Reply with the single word: hello',
-    timeout: 90_000,
-    graceMs: 1000,
-    onStdout: (c) => lines.push(c).forEach((l) => state.push(l)),
-    onStderr: (c) => c.split('\n').forEach((l) => state.push(l)),
-  });
-  lines.end().forEach((l) => state.push(l));
-  const error = classifyQwenError(state);
-  if (error) return { level: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
-  if (run.exitCode === 0 && state.result && !state.result.isError && !state.apiError()) return { level: 'info', code: 'hello_probe_ok', message: `Qwen answered: ${state.result.text.slice(0, 200)}` };
-  return { level: 'error', code: 'hello_probe_failed', message: state.apiError() || state.result?.text || state.plainLines.slice(-2).join(' / ') || `exit ${run.exitCode}` };
-}
-
 export async function testQwenEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {
-  const parsed = VendorGLocalConfig.safeParse(ctx.config);
-  const config = parsed.success ? parsed.data : VendorGLocalConfig.parse({});
-  const env = probeEnv(ctx);
-  const cwd = typeof ctx.config.cwd === 'string' ? ctx.config.cwd : os.tmpdir();
-  const { checks, resolved } = await commonCliChecks({ command: config.command, cwd, env, installHint: INSTALL_HINT });
-  checks.push(...authChecks(env));
-  if (config.helloProbe && resolved && !checks.some((c) => c.level === 'error')) checks.push(await helloProbe(resolved, await credentialEnv(ctx, env), cwd, config));
-  return environmentResult('vendor_g_local', checks);
+  return cliEnvironmentTest(ctx, {
+    type: 'vendor_g_local',
+    schema: VendorGLocalConfig,
+    installHint: INSTALL_HINT,
+    probeState: () => new QwenStreamState(),
+    checks: ({ env }) => authChecks(env),
+    helloProbe: (config) => ({
+      name: 'Qwen',
+      args: ['--output-format', 'stream-json', '--max-session-turns', '1', ...(config.model ? ['--model', config.model] : []), ...(config.authType ? ['--auth-type', config.authType] : [])],
+      timeoutMs: 90_000,
+      splitStderr: true,
+      classify: (s) => classifyQwenError(s),
+      answer: (s, exitCode) => (exitCode === 0 && s.result && !s.result.isError && !s.apiError() ? s.result.text : null),
+      failure: (s) => s.apiError() || s.result?.text || s.plainLines.slice(-2).join(' / '),
+    }),
+  });
 }

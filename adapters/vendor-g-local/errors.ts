@@ -1,4 +1,4 @@
-import { CliError, LoginRequiredError, MaxTurnsError, RateLimitedError, UnknownSessionError, parseResetAt } from '@service/adapter-utils';
+import { MaxTurnsError, classifyTexts, type CliError } from '@service/adapter-utils';
 import type { QwenStreamState } from './parse.js';
 
 export const LOGIN_HINT =
@@ -10,15 +10,7 @@ const LOGIN = /\[API Error: (?:401|403)\b|incorrect api key|invalid[_ ]api[_ ]ke
 const RATE = /\[API Error: 429\b|rate limit|too many requests|quota (?:exceeded|exhausted)|insufficient_quota|throttl/i;
 
 export function classifyQwenError(state: QwenStreamState, now: Date = new Date()): CliError | null {
-  const r = state.result;
   const texts = state.errorTexts();
-  const first = (re: RegExp) => texts.find((t) => re.test(t));
-  if (r?.subtype === 'error_max_turns' || first(MAX_TURNS)) return new MaxTurnsError(first(MAX_TURNS) ?? 'Reached the maximum number of session turns');
-  const unknown = first(UNKNOWN_SESSION);
-  if (unknown) return new UnknownSessionError(unknown, state.sessionId);
-  const login = first(LOGIN);
-  if (login) return new LoginRequiredError(login, LOGIN_HINT);
-  const rate = first(RATE);
-  if (rate) return new RateLimitedError(rate, texts.map((t) => parseResetAt(t, now)).find((x) => x !== null) ?? null);
-  return null;
+  if (state.result?.subtype === 'error_max_turns' && !texts.some((t) => MAX_TURNS.test(t))) return new MaxTurnsError('Reached the maximum number of session turns');
+  return classifyTexts(texts, { maxTurns: MAX_TURNS, unknownSession: UNKNOWN_SESSION, login: LOGIN, loginHint: LOGIN_HINT, rate: RATE }, state.sessionId, now);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EnvMap, TimeoutSec } from '../config-values.js';
+import { EnvMap, TimeoutSec } from '@service/adapter-utils/config';
 
 const GatewayUrl = z
   .url()

@@ -1,4 +1,4 @@
-import type { AdapterDescriptor } from '../types.js';
+import type { AdapterDescriptor } from '@service/adapter-utils';
 import { VendorHGatewayConfig } from './config.js';
 import { executeGateway } from './execute.js';
 import { testGatewayEnvironment } from './environment.js';

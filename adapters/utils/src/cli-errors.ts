@@ -95,3 +95,33 @@ export function parseResetAt(text: string, now: Date = new Date()): string | nul
   }
   return null;
 }
+
+/** How a CLI names its errors in its output, for `classifyTexts`. */
+export interface CliErrorPatterns {
+  maxTurns?: RegExp;
+  unknownSession: RegExp;
+  login: RegExp;
+  loginHint: string;
+  rate: RegExp;
+  /** The unknown-session message from the text that named it; default the text itself. */
+  unknownMessage?: (text: string) => string;
+  /** When a rate limit lifts; default the first reset time any text names. */
+  resetAt?: (texts: string[], now: Date) => string | null;
+}
+
+/**
+ * The error class of a finished run from the texts that may name one, in the order the engine
+ * needs: max turns, unknown session (cleared and retried), login, rate limit.
+ */
+export function classifyTexts(texts: string[], p: CliErrorPatterns, sessionId: string | null, now: Date = new Date()): CliError | null {
+  const first = (re: RegExp) => texts.find((t) => re.test(t));
+  const maxTurns = p.maxTurns ? first(p.maxTurns) : undefined;
+  if (maxTurns) return new MaxTurnsError(maxTurns);
+  const unknown = first(p.unknownSession);
+  if (unknown) return new UnknownSessionError(p.unknownMessage ? p.unknownMessage(unknown) : unknown, sessionId);
+  const login = first(p.login);
+  if (login) return new LoginRequiredError(login, p.loginHint);
+  const rate = first(p.rate);
+  if (rate) return new RateLimitedError(rate, p.resetAt ? p.resetAt(texts, now) : (texts.map((t) => parseResetAt(t, now)).find((x) => x !== null) ?? null));
+  return null;
+}

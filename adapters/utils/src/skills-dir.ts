@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RuntimeSkill, SkillsSnapshot } from './types.js';
+import type { RuntimeSkill, SkillsContext, SkillsSnapshot } from './types.js';
 import { currentConfinement } from './confine/confinement.js';
 
 export interface EphemeralSkillsDir {
@@ -73,4 +73,26 @@ export function ephemeralSkillsSnapshot(adapterType: string, available: string[]
     entries: available.map((name) => ({ name, installed: true, description: 'Installed for each run in a temporary directory, removed afterwards' })),
     warnings: unknown.map((name) => `"${name}" is not a Headcount skill; only ${available.join(', ')} can be provided per run`),
   };
+}
+
+/** The product's skills every local CLI adapter provides per run. */
+export const PRODUCT_SKILLS = ['headcount-heartbeat'];
+
+/**
+ * listSkills/syncSkills of an adapter whose skills are written per run: nothing is ever written to
+ * the user's own skill folders.
+ */
+export function ephemeralSkills(adapterType: string, available: string[] = PRODUCT_SKILLS) {
+  return {
+    listSkills: async (_ctx: SkillsContext): Promise<SkillsSnapshot> => ephemeralSkillsSnapshot(adapterType, available),
+    syncSkills: async (_ctx: SkillsContext, desiredSkills: string[]): Promise<SkillsSnapshot> => ephemeralSkillsSnapshot(adapterType, available, desiredSkills),
+  };
+}
+
+/**
+ * For CLIs that read skills only from the user's own folders: the per-run skill files are named in
+ * the prompt (the folder is added to the CLI's workspace so its read tool may open them).
+ */
+export function skillsPromptNote(files: string[]): string {
+  return `\n\nSkills for this run (read the file before you start): ${files.join(', ')}`;
 }
