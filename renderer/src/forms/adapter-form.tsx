@@ -6,6 +6,7 @@ import type { Secret } from '../api/types.js';
 import { Button } from '../components/Button.js';
 import { Checkbox, Input, Select, Textarea } from '../components/Field.js';
 import { Pill } from '../components/Pill.js';
+import { readinessSummary, type EnvironmentTestResult } from './readiness.js';
 import { configFromValues, ConfigFormError, fieldsOf, findConfigSchema, isPrimaryField, valuesFromConfig, type EnvRow, type FieldSpec, type FormValues, type JsonSchema } from './schema-fields.js';
 
 /** An entry of GET /api/adapters (main/core/plugins/contract.ts). */
@@ -18,18 +19,8 @@ export interface AdapterInfo {
   experimental?: boolean;
 }
 
-export interface EnvironmentCheck {
-  level: 'info' | 'warn' | 'error';
-  message: string;
-  hint?: string;
-  code: string;
-}
-export interface EnvironmentTestResult {
-  adapterType: string;
-  status: 'pass' | 'fail';
-  checks: EnvironmentCheck[];
-  testedAt: string;
-}
+export type { EnvironmentCheck, EnvironmentTestResult } from './readiness.js';
+export { readinessSummary } from './readiness.js';
 
 /** Installed adapters; null when this server has no adapters route (older core): the form then offers the built-ins. */
 export function useAdapters() {
@@ -237,7 +228,7 @@ export function TestEnvironment({ companyId, adapterType, form }: { companyId: s
         >
           Test environment
         </Button>
-        {test.data ? <Pill tone={test.data.status === 'pass' ? 'green' : 'red'}>{test.data.status === 'pass' ? 'Ready' : 'Problems found'}</Pill> : null}
+        {test.data ? <Pill tone={readinessSummary(test.data).tone}>{readinessSummary(test.data).label}</Pill> : null}
       </div>
       {test.isError ? (
         <div className="error-box" role="alert">

@@ -19,6 +19,7 @@ import { formatBudget, formatCents, formatDateTime, timeAgo, duration } from '..
 import { centsToDollars, dollarsToCents } from '../../app/money.js';
 import { href, navigate } from '../../app/router.js';
 import { AdapterConfigFields, TestEnvironment, useAdapterForm } from '../../forms/adapter-form.js';
+import { adapterLabel } from '../../app/adapter-label.js';
 
 const TABS = ['overview', 'configuration', 'history', 'keys', 'runs'] as const;
 type Tab = (typeof TABS)[number];
@@ -51,7 +52,7 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
             {a.name} <Pill status={a.status}>{a.status === 'paused' && a.pauseReason === 'budget' ? 'paused · budget' : undefined}</Pill>
           </span>
         }
-        subtitle={`${a.title || a.role || 'Agent'} · ${a.adapterType} · @${a.urlKey}`}
+        subtitle={`${a.title || a.role || 'Agent'} · ${adapterLabel(a.adapterType)} · @${a.urlKey}`}
         actions={
           alive ? (
             <>
@@ -163,7 +164,7 @@ function Overview({ agent: a, companyId }: { agent: Agent; companyId: string }) 
           <dt>Title</dt><dd>{a.title || '—'}</dd>
           <dt>Reports to</dt><dd>{manager ? <a href={href(`/agents/${manager.id}`)}>{manager.name}</a> : 'Nobody (top of the org)'}</dd>
           <dt>Chain of command</dt><dd>{a.chainOfCommand.length ? a.chainOfCommand.map((c) => c.name).join(' → ') : '—'}</dd>
-          <dt>Adapter</dt><dd className="mono">{a.adapterType}</dd>
+          <dt>Adapter</dt><dd>{adapterLabel(a.adapterType)}</dd>
           <dt>Shortname</dt><dd className="mono">@{a.urlKey}</dd>
           <dt>Capabilities</dt><dd className="markdown">{a.capabilities || '—'}</dd>
           <dt>Hired</dt><dd>{formatDateTime(a.createdAt)}</dd>
@@ -258,7 +259,7 @@ function History({ agent: a }: { agent: Agent }) {
             </div>
             <DiffView
               label={`Changes in revision ${rev.revisionNumber}`}
-              lines={configDiff(prev ? { adapterType: prev.adapterType, ...prev.adapterConfig } : {}, { adapterType: rev.adapterType, ...rev.adapterConfig })}
+              lines={configDiff(prev ? { adapter: adapterLabel(prev.adapterType), ...prev.adapterConfig } : {}, { adapter: adapterLabel(rev.adapterType), ...rev.adapterConfig })}
             />
           </Card>
         );

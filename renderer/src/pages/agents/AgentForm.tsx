@@ -9,6 +9,7 @@ import { Input, Select, Textarea } from '../../components/Field.js';
 import { dollarsToCents } from '../../app/money.js';
 import { navigate } from '../../app/router.js';
 import { AdapterConfigFields, BUILTIN_FALLBACK, TestEnvironment, useAdapterForm, useAdapters } from '../../forms/adapter-form.js';
+import { adapterLabel } from '../../app/adapter-label.js';
 
 /**
  * Hire an agent: the board either requests the hire (a draft agent and a pending hire_agent
@@ -113,7 +114,7 @@ export function HireDialog({ companyId, open, onClose }: { companyId: string; op
         <Textarea label="Capabilities" rows={2} value={capabilities} onChange={(e) => setCapabilities(e.target.value)} hint="What this agent is good at; other agents read it when delegating." />
         <div className="form-row">
           <Input label="Monthly budget (USD)" inputMode="decimal" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="No limit" />
-          <Select label="Adapter" value={chosen} onChange={(e) => setAdapterType(e.target.value)} options={loaded.map((a) => ({ value: a.type, label: `${a.label} (${a.type})` }))} hint="How the agent runs at each heartbeat" />
+          <Select label="Adapter" value={chosen} onChange={(e) => setAdapterType(e.target.value)} options={loaded.map((a) => ({ value: a.type, label: adapterLabel(a.type, a.label) }))} hint="How the agent runs at each heartbeat" />
         </div>
         <AdapterConfigFields form={form} companyId={companyId} />
         <TestEnvironment companyId={companyId} adapterType={chosen} form={form} />
