@@ -93,8 +93,11 @@ export function fieldsOf(schema: JsonSchema): FieldSpec[] {
   });
 }
 
-/** Fields shown up front: what must be filled in, lists, choices and the environment; the rest go under "More settings". */
-export const isPrimaryField = (f: FieldSpec): boolean => f.required || f.kind === 'list' || f.kind === 'enum' || f.kind === 'env' || f.name === 'model';
+/** Where the agent works and how long a heartbeat may take: set on most agents, so shown up front. */
+const PRIMARY_NAMES = new Set(['model', 'cwd', 'timeoutSec']);
+
+/** Fields shown up front: what must be filled in, lists, choices, the environment, the model, folder and timeout; the rest go under "More settings". */
+export const isPrimaryField = (f: FieldSpec): boolean => f.required || f.kind === 'list' || f.kind === 'enum' || f.kind === 'env' || PRIMARY_NAMES.has(f.name);
 
 /** Form values for an existing configuration (or the empty form when `config` is empty). */
 export function valuesFromConfig(fields: readonly FieldSpec[], config: Record<string, unknown>): FormValues {

@@ -18,7 +18,8 @@ import { configDiff } from '../../app/config-diff.js';
 import { formatBudget, formatCents, formatDateTime, timeAgo, duration } from '../../app/format.js';
 import { centsToDollars, dollarsToCents } from '../../app/money.js';
 import { href, navigate } from '../../app/router.js';
-import { AdapterConfigFields, TestEnvironment, useAdapterForm } from '../../forms/adapter-form.js';
+import { useAdapterForm } from '../../forms/adapter-form.js';
+import { AdapterSetup } from '../../forms/AdapterSetup.js';
 import { adapterLabel } from '../../app/adapter-label.js';
 
 const TABS = ['overview', 'configuration', 'history', 'keys', 'runs'] as const;
@@ -203,6 +204,7 @@ function Configuration({ agent: a, companyId }: { agent: Agent; companyId: strin
     success: 'Configuration saved as a new revision',
     errorTitle: 'Could not save the configuration',
     invalidate: [keys.agent(a.id), keys.agent(a.id, 'revisions')],
+    handled: (err) => form.showServerError(err),
   });
   return (
     <form
@@ -217,8 +219,7 @@ function Configuration({ agent: a, companyId }: { agent: Agent; companyId: strin
         }
       }}
     >
-      <AdapterConfigFields form={form} companyId={companyId} />
-      <TestEnvironment companyId={companyId} adapterType={a.adapterType} form={form} />
+      <AdapterSetup companyId={companyId} adapters={[]} adapterType={a.adapterType} form={form} />
       <div>
         <Button type="submit" variant="primary" busy={save.isPending} disabled={a.status === 'terminated'}>Save configuration</Button>
       </div>

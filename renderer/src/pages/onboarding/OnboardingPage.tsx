@@ -151,7 +151,7 @@ function CeoStep({ company, onDone }: { company: Company; onDone: () => void }) 
 
   const create = useAction(
     () => api.post<Agent>(`/api/companies/${company.id}/agents`, { name: ceoName.trim(), role: 'ceo', title: 'Chief Executive Officer', adapterType: chosen, adapterConfig: form.build() }),
-    { errorTitle: 'Could not create the CEO', success: (a) => `${a.name} is your CEO`, onSuccess: onDone },
+    { errorTitle: 'Could not create the CEO', success: (a) => `${a.name} is your CEO`, onSuccess: onDone, handled: (err) => form.showServerError(err) },
   );
 
   if (adaptersQuery.isPending) return <Loading label="Looking for agent CLIs" />;
