@@ -34,7 +34,7 @@ test('hire a Claude Code agent through the form, model picked from the list, no 
   await hire.getByLabel('Variable 1 secret', { exact: true }).selectOption({ label: 'ANTHROPIC_KEY' });
 
   // A relative folder: the server refuses it, and says so at the field.
-  const cwd = hire.getByLabel('Cwd');
+  const cwd = hire.getByLabel('Working folder');
   await cwd.fill('projects/site');
   await hire.getByRole('button', { name: 'Create without approval' }).click();
   await expect(hire.getByText('must be an absolute path')).toBeVisible();
@@ -53,8 +53,10 @@ test('hire a Claude Code agent through the form, model picked from the list, no 
   await hire.getByLabel('Advanced: edit as JSON').uncheck();
 
   mkdirSync(DOCS, { recursive: true });
-  await hire.getByLabel('Model', { exact: true }).scrollIntoViewIfNeeded();
+  // A tall window shows the whole form, from the identity fields to the environment.
+  await page.setViewportSize({ width: 1360, height: 1900 });
   await page.screenshot({ path: path.join(DOCS, 'agent-setup-form.png') });
+  await page.setViewportSize({ width: 1360, height: 860 });
 
   await hire.getByRole('button', { name: 'Create without approval' }).click();
   await expect(page.getByRole('heading', { name: 'Dana' })).toBeVisible();

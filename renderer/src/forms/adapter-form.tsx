@@ -326,7 +326,7 @@ export function AdapterConfigFields({ form, companyId }: { form: AdapterForm; co
       case 'env':
         return <EnvEditor key={f.name} label="Environment" rows={Array.isArray(v) ? v : []} onChange={(rows) => form.set(f.name, rows)} secrets={secrets.data ?? []} error={err(f.name)} />;
       case 'list':
-        return <Textarea key={f.name} label={label} className="input textarea mono" rows={3} value={String(v ?? '')} onChange={(e) => form.set(f.name, e.target.value)} placeholder={Array.isArray(f.default) ? f.default.join('\n') : undefined} hint={Array.isArray(f.default) ? `One per line; empty: ${f.default.join(', ')}` : 'One per line'} error={err(f.name)} />;
+        return <Textarea key={f.name} label={label} className="input textarea mono" rows={3} value={String(v ?? '')} onChange={(e) => form.set(f.name, e.target.value)} hint={Array.isArray(f.default) ? `One per line; empty: ${f.default.join(', ')}` : 'One per line'} error={err(f.name)} />;
       case 'longtext':
       case 'json':
         return <Textarea key={f.name} label={label} className="input textarea mono" rows={f.kind === 'json' ? 6 : 4} value={String(v ?? '')} onChange={(e) => form.set(f.name, e.target.value)} hint={hint} error={err(f.name)} />;

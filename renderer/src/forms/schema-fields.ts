@@ -51,8 +51,13 @@ export interface EnvRow {
 export type FieldValue = string | boolean | EnvRow[];
 export type FormValues = Record<string, FieldValue>;
 
+/** Names a founder reads better than their key. */
+const LABELS: Readonly<Record<string, string>> = { cwd: 'Working folder', env: 'Environment', extraArgs: 'Extra arguments' };
+
 /** `promptTemplate` → "Prompt template", `timeoutSec` → "Timeout (s)". */
 export function labelOf(name: string): string {
+  const known = LABELS[name];
+  if (known) return known;
   const units: Record<string, string> = { Sec: ' (s)', Ms: ' (ms)' };
   let unit = '';
   for (const [suffix, text] of Object.entries(units)) {
@@ -70,9 +75,21 @@ const typeOf = (s: JsonSchema): string | undefined => (Array.isArray(s.type) ? s
 const isSecretRefUnion = (s: JsonSchema | boolean | undefined): boolean =>
   typeof s === 'object' && !!s.anyOf?.some((x) => /\/SecretRef(Input)?$/.test(x.$ref ?? '') || x.properties?.type?.const === 'secret_ref');
 
+/**
+ * The order a founder sets an agent up in: what runs, which model and how hard it thinks, what it may do,
+ * where it works and for how long, then the rest in the schema's order.
+ */
+const FIELD_ORDER = ['command', 'args', 'url', 'model', 'provider', 'reasoningEffort', 'thinking', 'variant', 'permissionMode', 'approvalMode', 'mode', 'sandbox', 'allowedTools', 'disallowedTools', 'tools', 'cwd', 'timeoutSec', 'extraArgs', 'env'];
+const rank = (name: string) => {
+  const i = FIELD_ORDER.indexOf(name);
+  return i < 0 ? FIELD_ORDER.length : i;
+};
+
 export function fieldsOf(schema: JsonSchema): FieldSpec[] {
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).map(([name, prop]) => {
+  const entries = Object.entries(schema.properties ?? {});
+  // A stable sort: fields outside FIELD_ORDER keep the schema's order after the known ones.
+  return entries.sort(([a], [b]) => rank(a) - rank(b)).map(([name, prop]) => {
     const base = {
       name,
       required: required.has(name) && prop.default === undefined,
