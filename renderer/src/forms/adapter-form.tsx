@@ -320,7 +320,12 @@ export function AdapterConfigFields({ form, companyId }: { form: AdapterForm; co
     if (f.name === 'model' && f.kind === 'text') return <ModelPicker key={f.name} form={form} companyId={companyId} field={f} error={err(f.name)} />;
     switch (f.kind) {
       case 'boolean':
-        return <Checkbox key={f.name} label={f.label} checked={v === true} onChange={(e) => form.set(f.name, e.target.checked)} />;
+        return (
+          <div key={f.name}>
+            <Checkbox label={f.label} checked={v === true} onChange={(e) => form.set(f.name, e.target.checked)} />
+            {err(f.name) ? <div className="field-error" role="alert">{err(f.name)}</div> : null}
+          </div>
+        );
       case 'enum':
         return <Select key={f.name} label={label} value={String(v ?? '')} onChange={(e) => form.set(f.name, e.target.value)} options={[{ value: '', label: f.default ? `Default (${String(f.default)})` : '—' }, ...(f.options ?? []).map((o) => ({ value: o, label: o }))]} error={err(f.name)} />;
       case 'env':
