@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AdapterRegistry } from '../../../adapters/registry.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../kernel/errors.js';
 
 type JsonObject = Record<string, unknown>;
 
