@@ -13,6 +13,16 @@ export interface HeadcountDesktopBridge {
   revealPath(absolutePath: string): Promise<boolean>;
   /** Whether native notifications can be shown on this system. */
   notificationState(): Promise<NotificationState>;
+  /** The OS folder chooser (a project's repository); the chosen absolute path, or null when cancelled. */
+  pickFolder(options?: PickFolderOptions): Promise<string | null>;
+  /** Opens an absolute, existing folder in the file manager (an issue's workspace); never a file. */
+  openPath(absolutePath: string): Promise<boolean>;
+}
+
+export interface PickFolderOptions {
+  title?: string;
+  /** Where the chooser starts: an absolute existing folder, else the OS default. */
+  defaultPath?: string;
 }
 
 export interface NotificationState {
@@ -35,6 +45,8 @@ export const BRIDGE_CHANNELS = {
   bootstrap: 'headcount:bootstrap',
   revealPath: 'headcount:reveal-path',
   notificationState: 'headcount:notification-state',
+  pickFolder: 'headcount:pick-folder',
+  openPath: 'headcount:open-path',
 } as const;
 
 export const BRIDGE_GLOBAL = 'headcount';

@@ -4,13 +4,15 @@
  * of Node or of ipcRenderer.
  */
 import electron = require('electron');
-import type { BootstrapReply, HeadcountDesktopBridge, NotificationState, BRIDGE_CHANNELS } from './contract.js';
+import type { BootstrapReply, HeadcountDesktopBridge, NotificationState, PickFolderOptions, BRIDGE_CHANNELS } from './contract.js';
 
 type Channels = typeof BRIDGE_CHANNELS;
 const channels: Channels = {
   bootstrap: 'headcount:bootstrap',
   revealPath: 'headcount:reveal-path',
   notificationState: 'headcount:notification-state',
+  pickFolder: 'headcount:pick-folder',
+  openPath: 'headcount:open-path',
 };
 
 // Synchronous and once: the token must be there before the page's first request.
@@ -24,6 +26,10 @@ if (boot) {
     platform: boot.platform,
     revealPath: (absolutePath: string) => electron.ipcRenderer.invoke(channels.revealPath, String(absolutePath)) as Promise<boolean>,
     notificationState: () => electron.ipcRenderer.invoke(channels.notificationState) as Promise<NotificationState>,
+    // Only plain strings cross: the page cannot hand the main process an object with getters.
+    pickFolder: (options?: PickFolderOptions) =>
+      electron.ipcRenderer.invoke(channels.pickFolder, { title: String(options?.title ?? ''), defaultPath: String(options?.defaultPath ?? '') }) as Promise<string | null>,
+    openPath: (absolutePath: string) => electron.ipcRenderer.invoke(channels.openPath, String(absolutePath)) as Promise<boolean>,
   };
   electron.contextBridge.exposeInMainWorld('headcount', Object.freeze(bridge));
 }

@@ -24,7 +24,7 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   } else if (loggedIn) {
     checks.push({ level: 'info', code: 'auth_login', message: `Claude Code is logged in (${configDir})` });
   } else {
-    checks.push({ level: 'warn', code: 'auth_missing', message: 'No Claude login and no ANTHROPIC_API_KEY found', hint: 'Run `claude` and /login, or add ANTHROPIC_API_KEY to the agent env as a secret.' });
+    checks.push({ level: 'warn', code: 'auth_missing', message: 'No Claude login and no ANTHROPIC_API_KEY found', hint: 'Sign in: run `claude` in a terminal and type /login (or `claude setup-token`), or add ANTHROPIC_API_KEY to the agent env as a secret.' });
   }
   if (env.ANTHROPIC_BASE_URL) checks.push({ level: 'info', code: 'custom_base_url', message: `Requests go to ANTHROPIC_BASE_URL=${env.ANTHROPIC_BASE_URL}` });
   return checks;

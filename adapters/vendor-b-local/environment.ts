@@ -33,7 +33,7 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   } else if (loggedIn) {
     checks.push({ level: 'info', code: 'auth_login', message: `Codex is logged in (${home})` });
   } else {
-    checks.push({ level: 'warn', code: 'auth_missing', message: 'No Codex login and no OPENAI_API_KEY found', hint: 'Run `codex login`, or add OPENAI_API_KEY to the agent env as a secret.' });
+    checks.push({ level: 'warn', code: 'auth_missing', message: 'No Codex login and no OPENAI_API_KEY found', hint: 'Sign in: run `codex login` in a terminal, or add OPENAI_API_KEY to the agent env as a secret.' });
   }
   return checks;
 }

@@ -35,7 +35,7 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   } else if (loggedIn) {
     checks.push({ level: 'info', code: 'auth_login', message: 'The Gemini CLI is logged in with Google' });
   } else {
-    checks.push({ level: 'warn', code: 'auth_missing', message: 'No Google login and no GEMINI_API_KEY found', hint: 'Run `gemini` and log in, or add GEMINI_API_KEY to the agent env as a secret.' });
+    checks.push({ level: 'warn', code: 'auth_missing', message: 'No Google login and no GEMINI_API_KEY found', hint: 'Sign in: run `gemini` in a terminal and choose "Login with Google", or add GEMINI_API_KEY to the agent env as a secret.' });
   }
   // With a base URL the CLI infers a "gateway" auth type it then refuses, unless settings select one.
   if (env.GOOGLE_GEMINI_BASE_URL) {

@@ -19,7 +19,7 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   if (stored) return [{ level: 'info', code: 'auth_login', message: 'OpenCode has stored provider credentials (opencode auth login)' }];
   if (keys.length) return [{ level: 'info', code: 'auth_api_key', message: `OpenCode can use ${keys.join(', ')}` }];
   if (env.OPENCODE_CONFIG_CONTENT || env.OPENCODE_CONFIG) return [{ level: 'info', code: 'auth_config', message: 'OpenCode uses the providers of its configuration' }];
-  return [{ level: 'warn', code: 'auth_missing', message: 'No OpenCode login and no provider key found (only its free models will work)', hint: 'Run `opencode auth login`, or add a provider key to the agent env as a secret.' }];
+  return [{ level: 'warn', code: 'auth_missing', message: 'No OpenCode login and no provider key found (only its free models will work)', hint: 'Sign in: run `opencode auth login` in a terminal, or add a provider key to the agent env as a secret.' }];
 }
 
 export async function testOpenCodeEnvironment(ctx: EnvironmentTestContext): Promise<EnvironmentTestResult> {

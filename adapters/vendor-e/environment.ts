@@ -14,7 +14,7 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   const stored = [path.join(home, '.config', 'cursor', 'auth.json'), path.join(env.CURSOR_CONFIG_DIR || path.join(home, '.cursor'), 'auth.json')].find((f) => existsSync(f));
   if (env.CURSOR_API_KEY) return [{ level: 'info', code: 'auth_api_key', message: 'The Cursor CLI authenticates with CURSOR_API_KEY' }];
   if (stored) return [{ level: 'info', code: 'auth_login', message: `The Cursor CLI is logged in (${stored})` }];
-  return [{ level: 'warn', code: 'auth_missing', message: 'No Cursor login and no CURSOR_API_KEY found', hint: 'Run `cursor-agent login`, or add CURSOR_API_KEY to the agent env as a secret.' }];
+  return [{ level: 'warn', code: 'auth_missing', message: 'No Cursor login and no CURSOR_API_KEY found', hint: 'Sign in: run `cursor-agent login` in a terminal, or add CURSOR_API_KEY to the agent env as a secret.' }];
 }
 
 /** The optional hello probe: one real prompt in ask mode (read-only), with pipes. */

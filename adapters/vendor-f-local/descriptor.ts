@@ -6,6 +6,7 @@ import { sessionCodec } from './session.js';
 import { listSkills, syncSkills } from './skills.js';
 import { detectModel } from './detect-model.js';
 import { PI_MODELS } from './models.js';
+import { listPiModels } from './list-models.js';
 import { cliFormatter } from './cli-formatter.js';
 import { uiParser } from './ui-parser.js';
 
@@ -41,6 +42,7 @@ export const vendorFLocalAdapter: AdapterDescriptor = {
   type,
   label,
   models,
+  listModels: () => listPiModels(),
   agentConfigurationDoc,
   configSchema: VendorFLocalConfig,
   execute: executePi,

@@ -31,7 +31,7 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   if (loggedIn) checks.push({ level: 'info', code: 'auth_login', message: `pi has stored credentials (${path.join(agentDir, 'auth.json')})` });
   if (custom.length) checks.push({ level: 'info', code: 'custom_providers', message: `Custom providers in models.json: ${custom.join(', ')}` });
   if (!keys.length && !loggedIn && !custom.length) {
-    checks.push({ level: 'warn', code: 'auth_missing', message: 'No provider API key, no pi login and no custom provider found', hint: 'Add e.g. ANTHROPIC_API_KEY to the agent env as a secret, or run `pi` and /login.' });
+    checks.push({ level: 'warn', code: 'auth_missing', message: 'No provider API key, no pi login and no custom provider found', hint: 'Sign in: run `pi` in a terminal and type /login, or add a provider key (e.g. ANTHROPIC_API_KEY) to the agent env as a secret.' });
   }
   return checks;
 }

@@ -21,7 +21,7 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
   } else if (oauth) {
     checks.push({ level: 'info', code: 'auth_login', message: 'Qwen Code is logged in with Qwen OAuth' });
   } else {
-    checks.push({ level: 'warn', code: 'auth_missing', message: 'No Qwen login and no OPENAI_API_KEY found', hint: 'Run `qwen` and /auth, or add OPENAI_API_KEY (and OPENAI_BASE_URL, OPENAI_MODEL) to the agent env.' });
+    checks.push({ level: 'warn', code: 'auth_missing', message: 'No Qwen login and no OPENAI_API_KEY found', hint: 'Sign in: run `qwen` in a terminal and type /auth, or add OPENAI_API_KEY (and OPENAI_BASE_URL, OPENAI_MODEL) to the agent env.' });
   }
   return checks;
 }

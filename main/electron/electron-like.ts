@@ -130,6 +130,10 @@ export interface ShellPlatform {
   onWebContentsCreated(listener: (contents: WebContentsLike) => void): void;
   openExternal(url: string): Promise<void>;
   showItemInFolder(fullPath: string): void;
+  /** Opens a folder in the file manager; resolves to an error message, empty on success (shell.openPath). */
+  openPath(fullPath: string): Promise<string>;
+  /** The OS folder chooser, attached to the window; null when cancelled. */
+  pickFolder(window: WindowLike | null, options: { title: string; defaultPath?: string }): Promise<string | null>;
   createTray(icon: Buffer): TrayLike;
   notificationsSupported(): boolean;
   notify(notice: NoticeLike, onClick: () => void): void;

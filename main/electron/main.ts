@@ -48,8 +48,11 @@ function contentsLike(contents: WebContents): WebContentsLike {
   };
 }
 
+/** The real window behind each adapted one, for the dialogs that attach to it. */
+const nativeWindows = new WeakMap<WindowLike, BrowserWindow>();
+
 function windowLike(win: BrowserWindow): WindowLike {
-  return {
+  const like: WindowLike = {
     webContents: contentsLike(win.webContents),
     loadURL: (url) => win.loadURL(url),
     show: () => win.show(),
@@ -64,6 +67,8 @@ function windowLike(win: BrowserWindow): WindowLike {
     once: (_event, listener) => void win.once('ready-to-show', listener),
     on: (event, listener) => void (event === 'close' ? win.on('close', () => listener()) : win.on('closed', listener)),
   };
+  nativeWindows.set(like, win);
+  return like;
 }
 
 function trayLike(icon: Buffer): TrayLike {
@@ -117,6 +122,13 @@ const platform: ShellPlatform = {
   onWebContentsCreated: (listener) => void app.on('web-contents-created', (_event, contents) => listener(contentsLike(contents))),
   openExternal: (url) => shell.openExternal(url),
   showItemInFolder: (fullPath) => shell.showItemInFolder(fullPath),
+  openPath: (fullPath) => shell.openPath(fullPath),
+  async pickFolder(window, options) {
+    const owner = window ? nativeWindows.get(window) : undefined;
+    const dialogOptions = { title: options.title, properties: ['openDirectory' as const, 'createDirectory' as const], ...(options.defaultPath ? { defaultPath: options.defaultPath } : {}) };
+    const result = owner ? await dialog.showOpenDialog(owner, dialogOptions) : await dialog.showOpenDialog(dialogOptions);
+    return result.canceled ? null : (result.filePaths[0] ?? null);
+  },
   createTray: trayLike,
   notificationsSupported: () => Notification.isSupported(),
   notify(notice, onClick) {

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { createCore, type Core, type CoreOptions } from '../core/index.js';
 import type { Logger } from '../core/kernel/logger.js';
 import type { MasterKeyProvider } from '../core/secrets/master-key.js';
@@ -32,6 +33,17 @@ export interface ShellOptions {
   port?: number;
   /** Core factory; tests may pass options through (board token, heartbeats off). */
   startCore?: (options: CoreOptions) => Promise<Core>;
+}
+
+/** An absolute path naming an existing directory, resolved; else null. */
+function openableFolder(requested: unknown): string | null {
+  const target = revealablePath(requested, existsSync);
+  if (!target) return null;
+  try {
+    return statSync(target).isDirectory() ? target : null;
+  } catch {
+    return null;
+  }
 }
 
 const isAddressInUse = (err: unknown): boolean => (err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
@@ -150,6 +162,22 @@ export class DesktopShell {
     ipc.handle(BRIDGE_CHANNELS.notificationState, (senderUrl): NotificationState | null =>
       isAppUrl(this.origin, senderUrl) ? { supported: this.platform.notificationsSupported() } : null,
     );
+    ipc.handle(BRIDGE_CHANNELS.pickFolder, async (senderUrl, requested): Promise<string | null> => {
+      if (!isAppUrl(this.origin, senderUrl)) return null;
+      const options = (requested && typeof requested === 'object' ? requested : {}) as { title?: unknown; defaultPath?: unknown };
+      const title = typeof options.title === 'string' && options.title ? options.title.slice(0, 200) : 'Choose a folder';
+      const start = openableFolder(options.defaultPath);
+      const chosen = await this.platform.pickFolder(this.liveWindow(), { title, ...(start ? { defaultPath: start } : {}) });
+      return chosen && path.isAbsolute(chosen) ? chosen : null;
+    });
+    ipc.handle(BRIDGE_CHANNELS.openPath, async (senderUrl, requested): Promise<boolean> => {
+      if (!isAppUrl(this.origin, senderUrl)) return false;
+      // A folder only: opening a file hands it to its default application, which for a script an
+      // agent wrote in its worktree would mean running it.
+      const target = openableFolder(requested);
+      if (!target) return false;
+      return (await this.platform.openPath(target)) === '';
+    });
   }
 
   /** Every web contents: navigation stays on the app origin, new windows go to the browser or nowhere. */

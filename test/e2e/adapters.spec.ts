@@ -9,7 +9,7 @@ test('adapters: install from a folder, see parser and load errors, test an envir
   await page.goto(`${board.url}/#/adapters`);
   await page.reload();
   const builtins = page.getByRole('list', { name: 'Built in adapters' });
-  await expect(builtins.getByText('process', { exact: true })).toBeVisible();
+  await expect(builtins.getByText('Claude Code', { exact: true })).toBeVisible();
   await expect(page.getByText('No plugins installed')).toBeVisible();
 
   for (const dir of ['echo-plugin', 'parser-v2']) {
@@ -35,11 +35,11 @@ test('adapters: install from a folder, see parser and load errors, test an envir
 
   // Test the environment of the process adapter: checks by level with hints.
   await page.getByRole('button', { name: 'Test environment of Process' }).click();
-  const panel = page.getByRole('region', { name: 'Environment test of process' });
+  const panel = page.getByRole('region', { name: 'Environment test of Process' });
   await panel.getByLabel('Command *').fill('/definitely/not/here');
   await panel.getByRole('button', { name: 'Test environment' }).click();
   await expect(panel.getByRole('list', { name: 'Environment checks' })).toBeVisible();
-  await expect(panel.getByText('Problems found')).toBeVisible();
+  await expect(panel.getByText('Not installed')).toBeVisible();
   await shot(page, 'adapters-01-list');
 
   // Uninstall a plugin.

@@ -54,7 +54,7 @@ test('founder flow: onboarding, hire, issue, heartbeat with live transcript, cos
   await hire.getByLabel('Title', { exact: true }).fill('Founding Engineer');
   await hire.getByLabel('Reports to').selectOption({ label: 'Ava · Chief Executive Officer' });
   await hire.getByLabel('Monthly budget (USD)').fill('20');
-  await hire.getByLabel('Adapter').selectOption('process');
+  await hire.getByLabel('Runs with').selectOption('process');
   await hire.getByLabel('Command *').fill('/bin/sh');
   // Outside the data home and /tmp: the sandboxed agent sees neither (its /tmp is its own), but it
   // may read the rest of the machine.

@@ -30,13 +30,29 @@ test('issue workspace: changed files, rendered diff, merge into the founder\'s b
   await expect.poll(async () => (await fetch(`${board.url}/api/issues/${issue.id}/workspace`, { headers: { authorization: `Bearer ${board.token}` } })).status, { timeout: 20_000 }).toBe(200);
   await expect.poll(async () => (await board.api<{ ahead: number }>('GET', `/api/issues/${issue.id}/workspace`)).ahead, { timeout: 20_000 }).toBe(1);
 
+  // The desktop window's bridge, as the preload would expose it (OS actions only: the page stays
+  // signed in by its cookie). The folder chooser answers a second repository.
+  const chosenRepo = mkdtempSync(path.join(parent, 'e2e-chosen-'));
+  git(chosenRepo, 'init', '-q', '-b', 'main');
+  git(chosenRepo, 'commit', '-q', '--allow-empty', '-m', 'initial');
+  await page.addInitScript((chosen: string) => {
+    const w = window as unknown as { headcount: unknown; openedFolders: string[] };
+    w.openedFolders = [];
+    w.headcount = { pickFolder: async () => chosen, openPath: async (p: string) => (w.openedFolders.push(p), true) };
+  }, chosenRepo);
   await page.goto(`${board.url}/#/issues/${issue.id}`);
+  await page.reload();
   const files = page.getByRole('list', { name: 'Changed files' });
   await expect(files).toContainText('app.js');
   await expect(files).toContainText('NOTES.md');
   await page.getByRole('button', { name: 'Show diff' }).click();
   await expect(page.getByLabel('Diff')).toContainText('hello, world');
   await shot(page, '60-issue-workspace-diff');
+  await page.getByLabel('Diff').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.resolve(import.meta.dirname, '../../docs/screenshots/workspace-diff.png') });
+  const workspacePath = (await board.api<{ path: string }>('GET', `/api/issues/${issue.id}/workspace`)).path;
+  await page.getByRole('button', { name: 'Open folder' }).click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { openedFolders: string[] }).openedFolders)).toEqual([workspacePath]);
   await page.getByRole('button', { name: 'Merge into main' }).click();
   await expect(page.getByText('Merged', { exact: true })).toBeVisible();
   expect(git(repo, 'log', '-1', '--format=%s', 'main')).toBe('Greet the world');
@@ -49,4 +65,11 @@ test('issue workspace: changed files, rendered diff, merge into the founder\'s b
   await expect(page.getByText('"relative/app" is not an absolute path')).toBeVisible();
   await shot(page, '61-project-repository-error');
   expect((await board.api<{ workspace: { repoPath: string } }>('GET', `/api/projects/${project.id}`)).workspace.repoPath).toBe(repo);
+
+  // In the desktop window the folder chooser fills the field; the setup command is saved with it.
+  await page.getByRole('button', { name: 'Choose folder…' }).click();
+  await expect(field).toHaveValue(chosenRepo);
+  await page.getByLabel('Setup command').fill('npm install');
+  await page.getByRole('button', { name: 'Save repository' }).click();
+  await expect.poll(async () => board.api<{ workspace: { repoPath: string }; setupCommand: string | null }>('GET', `/api/projects/${project.id}`)).toMatchObject({ workspace: { repoPath: chosenRepo }, setupCommand: 'npm install' });
 });

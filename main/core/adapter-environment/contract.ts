@@ -24,6 +24,13 @@ export const EnvironmentTestResult = z
     adapterType: z.string(),
     status: z.enum(['pass', 'fail']).describe('fail exactly when a check has level error'),
     checks: z.array(EnvironmentCheck),
+    readiness: z
+      .object({
+        installed: z.boolean().nullable().describe('the CLI was found (null: the adapter runs no CLI)'),
+        signedIn: z.boolean().nullable().describe('a login or API key was found (null: nothing to sign in to)'),
+        ready: z.boolean().describe('installed, signed in and no error: the agent can work'),
+      })
+      .describe('What the board shows: a CLI that is installed but not signed in passes the checks yet is not ready'),
     testedAt: Timestamp,
   })
   .meta({ id: 'EnvironmentTestResult' });

@@ -7,6 +7,7 @@ import { validateAdapterConfig } from '../agents/adapter-config.js';
 import { ServiceError } from '../kernel/errors.js';
 import type { ResolvedEnv } from '../secrets/resolve.js';
 import { EnvironmentCheck, type EnvironmentTestResult } from './contract.js';
+import { readinessOf } from './readiness.js';
 
 /** An adapter's test may start a CLI (`--version`, a probe); it never holds a request longer. */
 export const TEST_ENVIRONMENT_TIMEOUT_MS = 60_000;
@@ -19,6 +20,7 @@ const finish = (adapterType: string, checks: Check[]): EnvironmentTestResult => 
   adapterType,
   status: checks.some((c) => c.level === 'error') ? 'fail' : 'pass',
   checks,
+  readiness: readinessOf(checks),
   testedAt: new Date().toISOString(),
 });
 

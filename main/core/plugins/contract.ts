@@ -114,3 +114,6 @@ export const UiParserResponse = z
   })
   .meta({ id: 'UiParserResponse' });
 export type UiParserResponse = z.infer<typeof UiParserResponse>;
+
+/** `GET /api/adapters/{type}/config-schema`. */
+export const AdapterConfigSchemaResponse = z.object({ type: z.string(), schema: z.record(z.string(), z.unknown()) }).meta({ id: 'AdapterConfigSchemaResponse' });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
-import { AdapterListEntry, AdapterTypeParams, InstallAdapterBody, InstalledAdapter, UiParserResponse, UninstalledAdapter } from './contract.js';
+import { AdapterConfigSchemaResponse, AdapterListEntry, AdapterTypeParams, InstallAdapterBody, InstalledAdapter, UiParserResponse, UninstalledAdapter } from './contract.js';
+import { adapterConfigJsonSchema } from './config-schema.js';
 
 const tags = ['adapters'];
 
@@ -44,5 +45,15 @@ export const pluginsRoutes: RouteRegistrar = (app, s) => {
       response: { 200: UiParserResponse, ...errorResponses },
     },
     handler: async (req) => s.plugins.uiParser(req.params.type),
+  });
+
+  app.get('/api/adapters/:type/config-schema', {
+    schema: {
+      tags,
+      summary: "The JSON Schema of an adapter type's adapterConfig (input side): the board generates the agent setup form from it",
+      params: AdapterTypeParams,
+      response: { 200: AdapterConfigSchemaResponse, ...errorResponses },
+    },
+    handler: async (req) => ({ type: req.params.type, schema: adapterConfigJsonSchema(s.ctx.adapters, req.params.type) }),
   });
 };

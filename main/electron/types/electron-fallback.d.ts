@@ -84,8 +84,18 @@ export declare class Notification {
   show(): void;
 }
 
-export declare const dialog: { showErrorBox(title: string, content: string): void };
-export declare const shell: { openExternal(url: string): Promise<void>; showItemInFolder(fullPath: string): void };
+interface OpenDialogOptions {
+  title?: string;
+  defaultPath?: string;
+  buttonLabel?: string;
+  properties: Array<'openDirectory' | 'createDirectory' | 'openFile'>;
+}
+export declare const dialog: {
+  showErrorBox(title: string, content: string): void;
+  showOpenDialog(window: BrowserWindow, options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+  showOpenDialog(options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+};
+export declare const shell: { openExternal(url: string): Promise<void>; showItemInFolder(fullPath: string): void; openPath(fullPath: string): Promise<string> };
 export declare const screen: {
   getAllDisplays(): Array<{ workArea: ElectronRectangle }>;
   getPrimaryDisplay(): { workArea: ElectronRectangle };

@@ -21,6 +21,8 @@ export interface HeadcountBridge {
   platform?: string;
   revealPath?(absolutePath: string): Promise<boolean>;
   notificationState?(): Promise<{ supported: boolean }>;
+  pickFolder?(options?: { title?: string; defaultPath?: string }): Promise<string | null>;
+  openPath?(absolutePath: string): Promise<boolean>;
 }
 
 declare global {

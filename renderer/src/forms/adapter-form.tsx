@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useApi } from '../app/api-context.js';
 import { keys } from '../api/keys.js';
@@ -6,7 +6,9 @@ import type { Secret } from '../api/types.js';
 import { Button } from '../components/Button.js';
 import { Checkbox, Input, Select, Textarea } from '../components/Field.js';
 import { Pill } from '../components/Pill.js';
-import { configFromValues, ConfigFormError, fieldsOf, findConfigSchema, isPrimaryField, valuesFromConfig, type EnvRow, type FieldSpec, type FormValues, type JsonSchema } from './schema-fields.js';
+import { readinessSummary, type EnvironmentTestResult } from './readiness.js';
+import { configFromValues, ConfigFormError, fieldsOf, isPrimaryField, valuesFromConfig, type EnvRow, type FieldSpec, type FormValues, type JsonSchema } from './schema-fields.js';
+import { serverFieldErrors, validateConfig, type FieldErrors } from './validate-config.js';
 
 /** An entry of GET /api/adapters (main/core/plugins/contract.ts). */
 export interface AdapterInfo {
@@ -18,18 +20,8 @@ export interface AdapterInfo {
   experimental?: boolean;
 }
 
-export interface EnvironmentCheck {
-  level: 'info' | 'warn' | 'error';
-  message: string;
-  hint?: string;
-  code: string;
-}
-export interface EnvironmentTestResult {
-  adapterType: string;
-  status: 'pass' | 'fail';
-  checks: EnvironmentCheck[];
-  testedAt: string;
-}
+export type { EnvironmentCheck, EnvironmentTestResult } from './readiness.js';
+export { readinessSummary } from './readiness.js';
 
 /** Installed adapters; null when this server has no adapters route (older core): the form then offers the built-ins. */
 export function useAdapters() {
@@ -52,79 +44,178 @@ export const BUILTIN_FALLBACK: AdapterInfo[] = [
   { type: 'http', label: 'HTTP', source: 'builtin', status: 'loaded' },
 ];
 
-/** The component schemas of /api/openapi.json, where the adapters' config schemas are published. */
-export function useSchemaComponents() {
+/** The adapter's configuration schema (`GET /api/adapters/{type}/config-schema`); null when it has none. */
+export function useConfigSchema(adapterType: string) {
   const api = useApi();
   return useQuery({
-    queryKey: ['openapi-components'],
+    queryKey: ['adapters', adapterType, 'config-schema'],
     staleTime: Infinity,
-    queryFn: async () => (await api.get<{ components?: { schemas?: Record<string, JsonSchema> } }>('/api/openapi.json')).components?.schemas ?? {},
+    queryFn: async () => {
+      try {
+        return (await api.get<{ schema: JsonSchema }>(`/api/adapters/${adapterType}/config-schema`)).schema;
+      } catch (err) {
+        if ((err as { status?: number }).status === 404) return null;
+        throw err;
+      }
+    },
   });
 }
 
 /** The form value of the per-agent sandbox switch (`adapterConfig.sandbox`, default on). */
 export const SANDBOX_FIELD = '__sandbox';
+/** The key of the raw JSON editor in `errors`. */
+export const JSON_KEY = '__json';
 
-const JSON_FIELD: FieldSpec = { name: '__json', kind: 'json', required: false, label: 'Configuration (JSON)', description: 'No form is published for this adapter; write its configuration as JSON.' };
+/** The core's confinement keys: valid for every adapter, absent from its own schema. */
+const CONFINEMENT_KEYS = ['sandbox', 'inheritEnv', 'networkAllowlist'] as const;
 
 export interface AdapterForm {
+  adapterType: string;
   fields: FieldSpec[];
   values: FormValues;
   set(name: string, value: FormValues[string]): void;
-  error: ConfigFormError | null;
-  /** The configuration, or throws ConfigFormError (also kept in `error`). */
+  /** Problems by field name (`__json` for the JSON editor), from the schema or the server's 400. */
+  errors: FieldErrors;
+  /** The configuration, or throws ConfigFormError after putting the problems in `errors`. */
   build(): Record<string, unknown>;
+  /** Places a 400's field problems next to their fields; false when the error names none. */
+  showServerError(err: unknown): boolean;
   ready: boolean;
+  /** No schema is published: the JSON editor is the only way to configure. */
+  jsonOnly: boolean;
+  jsonOpen: boolean;
+  setJsonOpen(open: boolean): void;
+  jsonText: string;
+  setJsonText(text: string): void;
 }
 
+const pretty = (v: unknown) => JSON.stringify(v, null, 2);
+
+/**
+ * The state of an adapter configuration form: field values generated from the adapter's schema,
+ * and the same configuration as raw JSON behind "Advanced". Both stay in sync: a field edit
+ * rewrites the JSON, a JSON edit that parses refills the fields. Keys the form has no field for
+ * (confinement settings set through the API) ride along untouched.
+ */
 export function useAdapterForm(adapterType: string, initial: Record<string, unknown> = {}): AdapterForm {
-  const components = useSchemaComponents();
-  const schema = components.data ? findConfigSchema(components.data, adapterType) : null;
-  const fields = useMemo(() => (schema ? fieldsOf(schema) : [JSON_FIELD]), [schema]);
+  const schemaQuery = useConfigSchema(adapterType);
+  const schema = schemaQuery.data ?? null;
+  const fields = useMemo(() => (schema ? fieldsOf(schema) : []), [schema]);
   const [values, setValues] = useState<FormValues>({});
-  const [error, setError] = useState<ConfigFormError | null>(null);
+  const [extras, setExtras] = useState<Record<string, unknown>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [jsonOpen, setJsonOpenState] = useState(false);
+  const [jsonText, setJsonTextState] = useState('{}');
+
+  const split = useCallback(
+    (config: Record<string, unknown>) => {
+      const own = new Set(fields.map((f) => f.name));
+      return {
+        values: { ...valuesFromConfig(fields, config), [SANDBOX_FIELD]: config.sandbox !== false },
+        extras: Object.fromEntries(Object.entries(config).filter(([k]) => !own.has(k) && k !== 'sandbox')),
+      };
+    },
+    [fields],
+  );
+  const compose = (v: FormValues, x: Record<string, unknown>) => ({ ...configFromValues(fields, v, x), ...(v[SANDBOX_FIELD] === false ? { sandbox: false } : {}) });
+
   const initialKey = JSON.stringify(initial);
-  // The form resets when its fields or its starting configuration change, adjusted during render.
-  // `initial` is compared by value (initialKey): a parent passing a fresh object each render must not reset the form.
-  const [source, setSource] = useState<{ fields: FieldSpec[]; initialKey: string } | null>(null);
-  if (source === null || source.fields !== fields || source.initialKey !== initialKey) {
-    setSource({ fields, initialKey });
-    setValues(schema ? { ...valuesFromConfig(fields, initial), [SANDBOX_FIELD]: initial.sandbox !== false } : { __json: Object.keys(initial).length ? JSON.stringify(initial, null, 2) : '{}' });
-    setError(null);
-  }
+  useEffect(() => {
+    const start = JSON.parse(initialKey) as Record<string, unknown>;
+    const parts = split(start);
+    setValues(parts.values);
+    setExtras(parts.extras);
+    setJsonTextState(pretty(start));
+    setErrors({});
+    // `initial` is compared by value (initialKey): a parent passing a fresh object each render must not reset the form.
+  }, [split, initialKey]);
+
+  const jsonOnly = schemaQuery.isFetched && !schema;
+  const parseJson = (text: string): Record<string, unknown> => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text || '{}');
+    } catch {
+      throw new ConfigFormError(JSON_KEY, 'Not valid JSON');
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigFormError(JSON_KEY, 'The configuration must be a JSON object');
+    return parsed as Record<string, unknown>;
+  };
+
   return {
+    adapterType,
     fields,
     values,
-    error,
-    ready: !components.isPending,
-    set: (name, value) => setValues((v) => ({ ...v, [name]: value })),
+    errors,
+    ready: !schemaQuery.isPending,
+    jsonOnly,
+    jsonOpen: jsonOpen || jsonOnly,
+    jsonText,
+    set(name, value) {
+      const next = { ...values, [name]: value };
+      setValues(next);
+      setErrors(({ [name]: _gone, ...rest }) => rest);
+      try {
+        setJsonTextState(pretty(compose(next, extras)));
+      } catch {
+        // a half-typed number: the JSON keeps its last valid state until the field is fixed
+      }
+    },
+    setJsonOpen(open) {
+      if (open) {
+        try {
+          setJsonTextState(pretty(compose(values, extras)));
+        } catch (err) {
+          if (err instanceof ConfigFormError) setErrors((e) => ({ ...e, [err.field]: err.message }));
+        }
+      }
+      setJsonOpenState(open);
+    },
+    setJsonText(text) {
+      setJsonTextState(text);
+      try {
+        const parts = split(parseJson(text));
+        setValues(parts.values);
+        setExtras(parts.extras);
+        setErrors({});
+      } catch (err) {
+        if (err instanceof ConfigFormError) setErrors((e) => ({ ...e, [err.field]: err.message }));
+      }
+    },
     build() {
       try {
-        setError(null);
-        if (!schema) {
-          const parsed: unknown = JSON.parse(String(values.__json || '{}'));
-          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigFormError('__json', 'The configuration must be a JSON object');
-          return parsed as Record<string, unknown>;
+        if (jsonOnly) return parseJson(jsonText);
+        if (jsonOpen) parseJson(jsonText);
+        const config = compose(values, extras);
+        const own = Object.fromEntries(Object.entries(config).filter(([k]) => !(CONFINEMENT_KEYS as readonly string[]).includes(k)));
+        const found = schema ? validateConfig(schema, own) : {};
+        const [first] = Object.entries(found);
+        if (first) {
+          setErrors(found);
+          throw new ConfigFormError(first[0], first[1]);
         }
-        // The confinement settings belong to every adapter type, not to its published schema: the
-        // sandbox has its own checkbox; inheritEnv and networkAllowlist (set through the API) survive a
-        // save (a dropped allowlist would reopen the agent's network).
-        const confinement = {
-          ...(Array.isArray(initial.inheritEnv) ? { inheritEnv: initial.inheritEnv } : {}),
-          ...(Array.isArray(initial.networkAllowlist) ? { networkAllowlist: initial.networkAllowlist } : {}),
-          ...(values[SANDBOX_FIELD] === false ? { sandbox: false } : {}),
-        };
-        return { ...configFromValues(fields, values, {}), ...confinement };
+        setErrors({});
+        return config;
       } catch (err) {
-        const e = err instanceof ConfigFormError ? err : new ConfigFormError('__json', 'The configuration must be valid JSON');
-        setError(e);
+        const e = err instanceof ConfigFormError ? err : new ConfigFormError(JSON_KEY, 'The configuration must be valid JSON');
+        setErrors((prev) => ({ ...prev, [e.field]: e.message }));
         throw e;
       }
+    },
+    showServerError(err) {
+      const found = serverFieldErrors(err);
+      if (!Object.keys(found).length) return false;
+      // A problem the form has no field for is shown on the JSON editor, which then opens.
+      const own = new Set(fields.map((f) => f.name));
+      const placed = Object.fromEntries(Object.entries(found).map(([k, m]) => (own.has(k) ? [k, m] : [JSON_KEY, k === JSON_KEY ? m : `${k}: ${m}`])));
+      if (placed[JSON_KEY]) setJsonOpenState(true);
+      setErrors(placed);
+      return true;
     },
   };
 }
 
-function EnvEditor({ rows, onChange, secrets, label }: { rows: EnvRow[]; onChange: (rows: EnvRow[]) => void; secrets: Secret[]; label: string }) {
+function EnvEditor({ rows, onChange, secrets, label, error }: { rows: EnvRow[]; onChange: (rows: EnvRow[]) => void; secrets: Secret[]; label: string; error: string | null }) {
   const update = (i: number, patch: Partial<EnvRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <fieldset className="stack-sm" style={{ border: 0, padding: 0, margin: 0 }}>
@@ -158,6 +249,7 @@ function EnvEditor({ rows, onChange, secrets, label }: { rows: EnvRow[]; onChang
           <button type="button" className="icon-btn" aria-label={`Remove variable ${r.name || i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>×</button>
         </div>
       ))}
+      {error ? <div className="field-error" role="alert">{error}</div> : null}
       <div>
         <Button size="sm" onClick={() => onChange([...rows, { name: '', mode: 'plain', value: '', secretId: '', version: 'latest' }])}>Add variable</Button>
       </div>
@@ -165,25 +257,81 @@ function EnvEditor({ rows, onChange, secrets, label }: { rows: EnvRow[]; onChang
   );
 }
 
-/** The generated fields of an adapter configuration. */
+/** An entry of `GET /api/companies/{id}/adapters/{type}/models`. */
+interface AdapterModel {
+  id: string;
+  label: string;
+}
+
+const OTHER_MODEL = '__other';
+
+/**
+ * The model: a choice among what the adapter reports (the installed CLI's own list where it has
+ * one, else the adapter's maintained list), the adapter's default, or any other id typed in.
+ */
+function ModelPicker({ form, companyId, field, error }: { form: AdapterForm; companyId: string; field: FieldSpec; error: string | null }) {
+  const api = useApi();
+  const models = useQuery({
+    queryKey: ['company', companyId, 'adapters', form.adapterType, 'models'],
+    staleTime: 60_000,
+    queryFn: () => api.get<AdapterModel[]>(`/api/companies/${companyId}/adapters/${form.adapterType}/models`),
+  });
+  const value = String(form.values[field.name] ?? '');
+  const list = models.data ?? [];
+  const [typing, setTyping] = useState(false);
+  const other = typing || (value !== '' && !list.some((m) => m.id === value) && !models.isPending);
+  const options = [
+    { value: '', label: models.isPending ? 'Loading models…' : "The CLI's default model" },
+    ...list.map((m) => ({ value: m.id, label: m.label === m.id ? m.id : `${m.label} (${m.id})` })),
+    { value: OTHER_MODEL, label: 'Other model id…' },
+  ];
+  return (
+    <div className="stack-sm">
+      <Select
+        label="Model"
+        value={other ? OTHER_MODEL : value}
+        options={options}
+        hint={list.length ? `${list.length} models offered by this adapter` : models.isSuccess ? 'This adapter reports no models: type an id with "Other model id…"' : undefined}
+        error={other ? null : error}
+        onChange={(e) => {
+          if (e.target.value === OTHER_MODEL) {
+            setTyping(true);
+            return;
+          }
+          setTyping(false);
+          form.set(field.name, e.target.value);
+        }}
+      />
+      {other ? <Input label="Model id" value={value} onChange={(e) => form.set(field.name, e.target.value)} placeholder="e.g. claude-sonnet-4-5" error={error} autoFocus={typing} /> : null}
+    </div>
+  );
+}
+
+/** The generated fields of an adapter configuration, and its raw JSON behind "Advanced". */
 export function AdapterConfigFields({ form, companyId }: { form: AdapterForm; companyId: string }) {
   const api = useApi();
   const hasEnv = form.fields.some((f) => f.kind === 'env');
   const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => api.get<Secret[]>(`/api/companies/${companyId}/secrets`), enabled: hasEnv });
-  const err = (name: string) => (form.error?.field === name ? form.error.message : null);
+  const err = (name: string) => form.errors[name] ?? null;
   const render = (f: FieldSpec) => {
     const v = form.values[f.name];
-    const hint = f.description ?? (f.default !== undefined ? `Default ${String(f.default)}` : undefined);
+    const hint = f.description ?? (f.default !== undefined ? `Default ${Array.isArray(f.default) ? f.default.join(', ') : String(f.default)}` : undefined);
     const label = `${f.label}${f.required ? ' *' : ''}`;
+    if (f.name === 'model' && f.kind === 'text') return <ModelPicker key={f.name} form={form} companyId={companyId} field={f} error={err(f.name)} />;
     switch (f.kind) {
       case 'boolean':
-        return <Checkbox key={f.name} label={f.label} checked={v === true} onChange={(e) => form.set(f.name, e.target.checked)} />;
+        return (
+          <div key={f.name}>
+            <Checkbox label={f.label} checked={v === true} onChange={(e) => form.set(f.name, e.target.checked)} />
+            {err(f.name) ? <div className="field-error" role="alert">{err(f.name)}</div> : null}
+          </div>
+        );
       case 'enum':
         return <Select key={f.name} label={label} value={String(v ?? '')} onChange={(e) => form.set(f.name, e.target.value)} options={[{ value: '', label: f.default ? `Default (${String(f.default)})` : '—' }, ...(f.options ?? []).map((o) => ({ value: o, label: o }))]} error={err(f.name)} />;
       case 'env':
-        return <EnvEditor key={f.name} label="Environment" rows={Array.isArray(v) ? v : []} onChange={(rows) => form.set(f.name, rows)} secrets={secrets.data ?? []} />;
+        return <EnvEditor key={f.name} label="Environment" rows={Array.isArray(v) ? v : []} onChange={(rows) => form.set(f.name, rows)} secrets={secrets.data ?? []} error={err(f.name)} />;
       case 'list':
-        return <Textarea key={f.name} label={label} className="input textarea mono" rows={3} value={String(v ?? '')} onChange={(e) => form.set(f.name, e.target.value)} hint="One per line" error={err(f.name)} />;
+        return <Textarea key={f.name} label={label} className="input textarea mono" rows={3} value={String(v ?? '')} onChange={(e) => form.set(f.name, e.target.value)} hint={Array.isArray(f.default) ? `One per line; empty: ${f.default.join(', ')}` : 'One per line'} error={err(f.name)} />;
       case 'longtext':
       case 'json':
         return <Textarea key={f.name} label={label} className="input textarea mono" rows={f.kind === 'json' ? 6 : 4} value={String(v ?? '')} onChange={(e) => form.set(f.name, e.target.value)} hint={hint} error={err(f.name)} />;
@@ -193,9 +341,22 @@ export function AdapterConfigFields({ form, companyId }: { form: AdapterForm; co
         );
     }
   };
+  const json = (
+    <Textarea
+      label="Configuration (JSON)"
+      className="input textarea mono"
+      rows={12}
+      spellCheck={false}
+      value={form.jsonText}
+      onChange={(e) => form.setJsonText(e.target.value)}
+      hint={form.jsonOnly ? 'This adapter publishes no form; write its configuration as JSON.' : 'The same configuration as the fields above: edit either, the other follows.'}
+      error={err(JSON_KEY)}
+    />
+  );
+  if (form.jsonOnly) return <div className="form">{json}</div>;
   const primary = form.fields.filter(isPrimaryField);
   const more = form.fields.filter((f) => !isPrimaryField(f));
-  const moreChanged = more.some((f) => form.error?.field === f.name);
+  const moreChanged = more.some((f) => form.errors[f.name]);
   return (
     <div className="form">
       {primary.map(render)}
@@ -212,6 +373,8 @@ export function AdapterConfigFields({ form, companyId }: { form: AdapterForm; co
           <div className="form" style={{ marginTop: 10 }}>{more.map(render)}</div>
         </details>
       ) : null}
+      <Checkbox label="Advanced: edit as JSON" checked={form.jsonOpen} onChange={(e) => form.setJsonOpen(e.target.checked)} />
+      {form.jsonOpen ? json : null}
     </div>
   );
 }
@@ -223,6 +386,8 @@ export function TestEnvironment({ companyId, adapterType, form }: { companyId: s
   const api = useApi();
   const test = useMutation({
     mutationFn: (adapterConfig: Record<string, unknown>) => api.post<EnvironmentTestResult>(`/api/companies/${companyId}/adapters/${adapterType}/test-environment`, { adapterConfig }),
+    // A configuration the server refuses names its fields: shown there, as on save.
+    onError: (err) => void form.showServerError(err),
   });
   return (
     <div className="stack-sm">
@@ -240,7 +405,7 @@ export function TestEnvironment({ companyId, adapterType, form }: { companyId: s
         >
           Test environment
         </Button>
-        {test.data ? <Pill tone={test.data.status === 'pass' ? 'green' : 'red'}>{test.data.status === 'pass' ? 'Ready' : 'Problems found'}</Pill> : null}
+        {test.data ? <Pill tone={readinessSummary(test.data).tone}>{readinessSummary(test.data).label}</Pill> : null}
       </div>
       {test.isError ? (
         <div className="error-box" role="alert">

@@ -51,8 +51,13 @@ export interface EnvRow {
 export type FieldValue = string | boolean | EnvRow[];
 export type FormValues = Record<string, FieldValue>;
 
+/** Names a founder reads better than their key. */
+const LABELS: Readonly<Record<string, string>> = { cwd: 'Working folder', env: 'Environment', extraArgs: 'Extra arguments' };
+
 /** `promptTemplate` → "Prompt template", `timeoutSec` → "Timeout (s)". */
 export function labelOf(name: string): string {
+  const known = LABELS[name];
+  if (known) return known;
   const units: Record<string, string> = { Sec: ' (s)', Ms: ' (ms)' };
   let unit = '';
   for (const [suffix, text] of Object.entries(units)) {
@@ -70,9 +75,21 @@ const typeOf = (s: JsonSchema): string | undefined => (Array.isArray(s.type) ? s
 const isSecretRefUnion = (s: JsonSchema | boolean | undefined): boolean =>
   typeof s === 'object' && !!s.anyOf?.some((x) => /\/SecretRef(Input)?$/.test(x.$ref ?? '') || x.properties?.type?.const === 'secret_ref');
 
+/**
+ * The order a founder sets an agent up in: what runs, which model and how hard it thinks, what it may do,
+ * where it works and for how long, then the rest in the schema's order.
+ */
+const FIELD_ORDER = ['command', 'args', 'url', 'model', 'provider', 'reasoningEffort', 'thinking', 'variant', 'permissionMode', 'approvalMode', 'mode', 'sandbox', 'allowedTools', 'disallowedTools', 'tools', 'cwd', 'timeoutSec', 'extraArgs', 'env'];
+const rank = (name: string) => {
+  const i = FIELD_ORDER.indexOf(name);
+  return i < 0 ? FIELD_ORDER.length : i;
+};
+
 export function fieldsOf(schema: JsonSchema): FieldSpec[] {
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).map(([name, prop]) => {
+  const entries = Object.entries(schema.properties ?? {});
+  // A stable sort: fields outside FIELD_ORDER keep the schema's order after the known ones.
+  return entries.sort(([a], [b]) => rank(a) - rank(b)).map(([name, prop]) => {
     const base = {
       name,
       required: required.has(name) && prop.default === undefined,
@@ -93,8 +110,11 @@ export function fieldsOf(schema: JsonSchema): FieldSpec[] {
   });
 }
 
-/** Fields shown up front: what must be filled in, lists, choices and the environment; the rest go under "More settings". */
-export const isPrimaryField = (f: FieldSpec): boolean => f.required || f.kind === 'list' || f.kind === 'enum' || f.kind === 'env' || f.name === 'model';
+/** Where the agent works and how long a heartbeat may take: set on most agents, so shown up front. */
+const PRIMARY_NAMES = new Set(['model', 'cwd', 'timeoutSec']);
+
+/** Fields shown up front: what must be filled in, lists, choices, the environment, the model, folder and timeout; the rest go under "More settings". */
+export const isPrimaryField = (f: FieldSpec): boolean => f.required || f.kind === 'list' || f.kind === 'enum' || f.kind === 'env' || PRIMARY_NAMES.has(f.name);
 
 /** Form values for an existing configuration (or the empty form when `config` is empty). */
 export function valuesFromConfig(fields: readonly FieldSpec[], config: Record<string, unknown>): FormValues {

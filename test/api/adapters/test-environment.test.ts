@@ -28,6 +28,7 @@ describe('POST /api/companies/{id}/adapters/{type}/test-environment', () => {
         // Whether this agent's processes will run inside the OS sandbox (info here, warn without bwrap).
         { level: expect.stringMatching(/^(info|warn)$/), code: expect.stringMatching(/^sandbox_(available|unavailable)$/), message: expect.any(String) },
       ],
+      readiness: { installed: true, signedIn: null, ready: true },
       testedAt: expect.any(String),
     });
     const missing = await t.api('POST', route(company, 'process'), { body: { adapterConfig: { command: 'no-such-agent-cli-xyz' } } });

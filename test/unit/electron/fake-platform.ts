@@ -159,6 +159,13 @@ export class FakePlatform implements ShellPlatform {
   onWebContentsCreated = (l: (c: WebContentsLike) => void) => void this.contentsListeners.push(l);
   openExternal = async (url: string) => void this.opened.push(url);
   showItemInFolder = (p: string) => void this.revealed.push(p);
+  /** Folders opened with shell.openPath. */
+  openedPaths: string[] = [];
+  openPath = async (p: string) => (this.openedPaths.push(p), '');
+  /** What the folder chooser answers next (null: cancelled), and what it was asked. */
+  nextFolder: string | null = null;
+  folderRequests: { window: WindowLike | null; options: { title: string; defaultPath?: string } }[] = [];
+  pickFolder = async (window: WindowLike | null, options: { title: string; defaultPath?: string }) => (this.folderRequests.push({ window, options }), this.nextFolder);
   createTray = (icon: Buffer) => {
     const t = new FakeTray(icon);
     this.trays.push(t);

@@ -19,6 +19,9 @@ const fake = vi.hoisted(() => {
     ready: null as null | (() => void),
     headerFilters: [] as { urls: string[] }[],
     syncHandlers: new Map<string, (e: any) => void>(),
+    handlers: new Map<string, (e: any, ...args: any[]) => unknown>(),
+    dialogs: [] as { owner: unknown; options: any }[],
+    openedPaths: [] as string[],
   };
   const on = (map: Map<string, ((...a: any[]) => void)[]>, name: string, l: (...a: any[]) => void) => map.set(name, [...(map.get(name) ?? []), l]);
   const emitter = () => {
@@ -81,8 +84,11 @@ const fake = vi.hoisted(() => {
     Notification,
     Menu: { buildFromTemplate: (t: unknown) => t },
     nativeImage: { createFromBuffer: (b: Buffer) => ({ size: b.length }) },
-    dialog: { showErrorBox: (t: string, m: string) => state.errors.push(`${t}: ${m}`) },
-    shell: { openExternal: async () => {}, showItemInFolder: () => {} },
+    dialog: {
+      showErrorBox: (t: string, m: string) => state.errors.push(`${t}: ${m}`),
+      showOpenDialog: async (owner: unknown, options: any) => (state.dialogs.push({ owner, options }), { canceled: false, filePaths: ['/home/founder/repo'] }),
+    },
+    shell: { openExternal: async () => {}, showItemInFolder: () => {}, openPath: async (p: string) => (state.openedPaths.push(p), '') },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }], getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }) },
     // Electron's safeStorage at the OS edge: reversible, marked so the test can see it was used.
     safeStorage: {
@@ -98,7 +104,7 @@ const fake = vi.hoisted(() => {
         setPermissionCheckHandler: () => {},
       },
     },
-    ipcMain: { on: (c: string, l: any) => void state.syncHandlers.set(c, l), handle: () => {} },
+    ipcMain: { on: (c: string, l: any) => void state.syncHandlers.set(c, l), handle: (c: string, h: any) => void state.handlers.set(c, h) },
   };
   return { state, module };
 });
@@ -149,6 +155,13 @@ describe('desktop entry (main.ts) with electron replaced', () => {
     const health = await fetch(`${origin}/api/system/status`, { headers: { authorization: `Bearer ${reply.returnValue.token}` } });
     expect(health.status).toBe(200);
     expect(((await health.json()) as any).keyProvider.kind).toBe('safe-storage');
+
+    // The folder chooser is Electron's, attached to the window, for folders; openPath is shell.openPath.
+    const sender = { senderFrame: { url: `${origin}/` } };
+    expect(await fake.state.handlers.get('headcount:pick-folder')!(sender, { title: 'Repository of App', defaultPath: '' })).toBe('/home/founder/repo');
+    expect(fake.state.dialogs).toEqual([{ owner: win, options: { title: 'Repository of App', properties: ['openDirectory', 'createDirectory'] } }]);
+    expect(await fake.state.handlers.get('headcount:open-path')!(sender, home)).toBe(true);
+    expect(fake.state.openedPaths).toEqual([home]);
 
     fake.module.app.quit();
     expect(fake.state.quitted).toBe(false);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -121,6 +121,28 @@ describe('desktop shell window', () => {
     expect(reveal('https://evil.example/', home)).toBe(false);
     expect(platform.revealed).toEqual([home]);
     expect(platform.handlers.get(BRIDGE_CHANNELS.notificationState)!(`${core.url}/`)).toEqual({ supported: true });
+  });
+
+  it('pickFolder asks the OS chooser attached to the window and answers an absolute folder; openPath opens folders only, from the app origin', async () => {
+    const { platform, core, home, window } = await boot();
+    const pick = platform.handlers.get(BRIDGE_CHANNELS.pickFolder)!;
+    platform.nextFolder = '/home/founder/site';
+    expect(await pick(`${core.url}/`, { title: 'Repository of Site', defaultPath: home })).toBe('/home/founder/site');
+    expect(platform.folderRequests[0]).toEqual({ window, options: { title: 'Repository of Site', defaultPath: home } });
+    platform.nextFolder = null;
+    // Cancelled; a start folder that does not exist is left to the OS; no title gets a default.
+    expect(await pick(`${core.url}/`, { defaultPath: path.join(home, 'missing') })).toBeNull();
+    expect(platform.folderRequests[1]!.options).toEqual({ title: 'Choose a folder' });
+    expect(await pick('https://evil.example/', {})).toBeNull();
+    expect(platform.folderRequests).toHaveLength(2);
+
+    const open = platform.handlers.get(BRIDGE_CHANNELS.openPath)!;
+    writeFileSync(path.join(home, 'run-me.sh'), '#!/bin/sh\n');
+    expect(await open(`${core.url}/`, home)).toBe(true);
+    expect(await open(`${core.url}/`, path.join(home, 'run-me.sh'))).toBe(false);
+    expect(await open(`${core.url}/`, 'relative/dir')).toBe(false);
+    expect(await open('https://evil.example/', home)).toBe(false);
+    expect(platform.openedPaths).toEqual([home]);
   });
 
   it('a second launch focuses the existing window instead of opening another', async () => {

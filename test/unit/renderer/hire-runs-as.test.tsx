@@ -29,7 +29,7 @@ describe('the hire approval shows what the hire will run', () => {
       </QueryClientProvider>,
     );
     const list = container.querySelector('dl')!;
-    expect(list.textContent).toContain('process');
+    expect(list.textContent).toContain('AdapterProcess');
     expect(list.textContent).toContain(`/usr/bin/agent --fast 'say "hi" now'`);
     expect(list.textContent).toContain('/work/site');
     expect(list.textContent).toContain('MODE = prod');

@@ -31,7 +31,7 @@ describe('adapter configuration forms', () => {
     expect(byName.pty!.kind).toBe('boolean');
     expect(byName.mode).toMatchObject({ kind: 'enum', options: ['fast', 'careful'] });
     expect(byName.extra!.kind).toBe('json');
-    expect(fields.filter(isPrimaryField).map((f) => f.name)).toEqual(['command', 'args', 'env', 'mode']);
+    expect(fields.filter(isPrimaryField).map((f) => f.name)).toEqual(['command', 'args', 'mode', 'timeoutSec', 'env']);
   });
 
   it('round-trips a configuration with plain and secret environment values', () => {

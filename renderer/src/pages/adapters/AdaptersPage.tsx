@@ -16,6 +16,7 @@ import { AdapterConfigFields, TestEnvironment, useAdapterForm } from '../../form
 import { useShortcut } from '../../shortcuts/registry.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
 import './adapters.css';
+import { adapterLabel } from '../../app/adapter-label.js';
 
 /**
  * Adapters: the built-ins and installed plugins, with the reason a plugin failed to load; install
@@ -69,8 +70,7 @@ export function AdaptersPage({ companyId }: PageProps) {
                       <div className="list-item" style={{ borderBottom: 0 }}>
                         <div className="grow">
                           <div className="row">
-                            <strong>{a.label}</strong>
-                            <span className="mono muted">{a.type}</span>
+                            <strong>{adapterLabel(a.type, a.label)}</strong>
                             <Pill tone={a.status === 'loaded' ? 'green' : 'red'}>{a.status === 'loaded' ? 'loaded' : 'load error'}</Pill>
                             {a.experimental ? <Pill tone="amber">experimental</Pill> : null}
                             <ParserBadge type={a.type} />
@@ -86,12 +86,12 @@ export function AdaptersPage({ companyId }: PageProps) {
                         </div>
                         <div className="row">
                           {a.status === 'loaded' ? (
-                            <Button size="sm" aria-expanded={testing === a.type} onClick={() => setTesting(testing === a.type ? null : a.type)} aria-label={`Test environment of ${a.label}`}>
+                            <Button size="sm" aria-expanded={testing === a.type} onClick={() => setTesting(testing === a.type ? null : a.type)} aria-label={`Test environment of ${adapterLabel(a.type, a.label)}`}>
                               {testing === a.type ? 'Close test' : 'Test environment'}
                             </Button>
                           ) : null}
                           {a.source === 'plugin' ? (
-                            <Button size="sm" variant="ghost" onClick={() => setRemoving(a)} aria-label={`Uninstall ${a.label}`}>Uninstall</Button>
+                            <Button size="sm" variant="ghost" onClick={() => setRemoving(a)} aria-label={`Uninstall ${adapterLabel(a.type, a.label)}`}>Uninstall</Button>
                           ) : null}
                         </div>
                       </div>
@@ -118,7 +118,7 @@ export function AdaptersPage({ companyId }: PageProps) {
       >
         {removing ? (
           <p>
-            Uninstall <strong>{removing.label}</strong>? {usedBy(removing.type).length ? `${usedBy(removing.type).length} agent(s) use it: they stay, but their runs fail until it is installed again.` : 'No agent uses it.'}
+            Uninstall <strong>{adapterLabel(removing.type, removing.label)}</strong>? {usedBy(removing.type).length ? `${usedBy(removing.type).length} agent(s) use it: they stay, but their runs fail until it is installed again.` : 'No agent uses it.'}
           </p>
         ) : null}
       </Dialog>
@@ -142,7 +142,7 @@ function ParserBadge({ type }: { type: string }) {
 function EnvironmentPanel({ companyId, adapterType }: { companyId: string; adapterType: string }) {
   const form = useAdapterForm(adapterType);
   return (
-    <div className="adapter-test" role="region" aria-label={`Environment test of ${adapterType}`}>
+    <div className="adapter-test" role="region" aria-label={`Environment test of ${adapterLabel(adapterType)}`}>
       <p className="muted" style={{ marginTop: 0 }}>Checks run on this computer with the configuration below (the CLI found, its version, the working folder…).</p>
       {form.ready ? <AdapterConfigFields form={form} companyId={companyId} /> : <Loading label="Loading the configuration form" />}
       <TestEnvironment companyId={companyId} adapterType={adapterType} form={form} />
@@ -156,7 +156,7 @@ function InstallDialog({ onClose }: { onClose: () => void }) {
   const [localPath, setLocalPath] = useState('');
   const [packageName, setPackageName] = useState('');
   const install = useAction(() => api.post<InstalledAdapter>('/api/adapters', from === 'path' ? { localPath: localPath.trim() } : { packageName: packageName.trim() }), {
-    success: (a) => `${a.label} installed (${a.type})${a.uiParser.compatible ? '' : ' — its transcripts show raw output'}`,
+    success: (a) => `${adapterLabel(a.type, a.label)} installed${a.uiParser.compatible ? '' : ' — its transcripts show raw output'}`,
     errorTitle: 'Could not install the adapter',
     invalidate: [keys.adapters()],
     onSuccess: onClose,

@@ -18,7 +18,9 @@ import { configDiff } from '../../app/config-diff.js';
 import { formatBudget, formatCents, duration } from '../../app/format.js';
 import { centsToDollars, dollarsToCents } from '../../app/money.js';
 import { href, navigate } from '../../app/router.js';
-import { AdapterConfigFields, TestEnvironment, useAdapterForm } from '../../forms/adapter-form.js';
+import { useAdapterForm } from '../../forms/adapter-form.js';
+import { AdapterSetup } from '../../forms/AdapterSetup.js';
+import { adapterLabel } from '../../app/adapter-label.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
 
 const TABS = ['overview', 'configuration', 'history', 'keys', 'runs'] as const;
@@ -55,7 +57,7 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
             {a.name} <Pill status={a.status}>{a.status === 'paused' && a.pauseReason === 'budget' ? 'paused · budget' : undefined}</Pill>
           </span>
         }
-        subtitle={`${a.title || a.role || 'Agent'} · ${a.adapterType} · @${a.urlKey}`}
+        subtitle={`${a.title || a.role || 'Agent'} · ${adapterLabel(a.adapterType)} · @${a.urlKey}`}
         actions={
           alive ? (
             <>
@@ -167,7 +169,7 @@ function Overview({ agent: a, companyId }: { agent: Agent; companyId: string }) 
           <dt>Title</dt><dd>{a.title || '—'}</dd>
           <dt>Reports to</dt><dd>{manager ? <a href={href(`/agents/${manager.id}`)}>{manager.name}</a> : 'Nobody (top of the org)'}</dd>
           <dt>Chain of command</dt><dd>{a.chainOfCommand.length ? a.chainOfCommand.map((c) => c.name).join(' → ') : '—'}</dd>
-          <dt>Adapter</dt><dd className="mono">{a.adapterType}</dd>
+          <dt>Adapter</dt><dd>{adapterLabel(a.adapterType)}</dd>
           <dt>Shortname</dt><dd className="mono">@{a.urlKey}</dd>
           <dt>Capabilities</dt><dd className="markdown">{a.capabilities || '—'}</dd>
           <dt>Hired</dt><dd><RelativeTime iso={a.createdAt} /></dd>
@@ -206,6 +208,7 @@ function Configuration({ agent: a, companyId }: { agent: Agent; companyId: strin
     success: 'Configuration saved as a new revision',
     errorTitle: 'Could not save the configuration',
     invalidate: [keys.agent(a.id), keys.agent(a.id, 'revisions')],
+    handled: (err) => form.showServerError(err),
   });
   return (
     <form
@@ -220,8 +223,7 @@ function Configuration({ agent: a, companyId }: { agent: Agent; companyId: strin
         }
       }}
     >
-      <AdapterConfigFields form={form} companyId={companyId} />
-      <TestEnvironment companyId={companyId} adapterType={a.adapterType} form={form} />
+      <AdapterSetup companyId={companyId} adapters={[]} adapterType={a.adapterType} form={form} />
       <div>
         <Button type="submit" variant="primary" busy={save.isPending} disabled={a.status === 'terminated'}>Save configuration</Button>
       </div>
@@ -262,7 +264,7 @@ function History({ agent: a }: { agent: Agent }) {
             </div>
             <DiffView
               label={`Changes in revision ${rev.revisionNumber}`}
-              lines={configDiff(prev ? { adapterType: prev.adapterType, ...prev.adapterConfig } : {}, { adapterType: rev.adapterType, ...rev.adapterConfig })}
+              lines={configDiff(prev ? { adapter: adapterLabel(prev.adapterType), ...prev.adapterConfig } : {}, { adapter: adapterLabel(rev.adapterType), ...rev.adapterConfig })}
             />
           </Card>
         );

@@ -5,10 +5,12 @@ import { keys } from '../../api/keys.js';
 import type { Agent, HireResult } from '../../api/types.js';
 import { Button } from '../../components/Button.js';
 import { Dialog } from '../../components/Dialog.js';
-import { Input, Select, Textarea } from '../../components/Field.js';
+import { Textarea } from '../../components/Field.js';
 import { dollarsToCents } from '../../app/money.js';
 import { navigate } from '../../app/router.js';
-import { AdapterConfigFields, BUILTIN_FALLBACK, TestEnvironment, useAdapterForm, useAdapters } from '../../forms/adapter-form.js';
+import { BUILTIN_FALLBACK, useAdapterForm, useAdapters } from '../../forms/adapter-form.js';
+import { AdapterSetup } from '../../forms/AdapterSetup.js';
+import { AgentIdentityFields, EMPTY_IDENTITY, type AgentIdentity } from './AgentIdentityFields.js';
 
 /**
  * Hire an agent: the board either requests the hire (a draft agent and a pending hire_agent
@@ -19,32 +21,28 @@ export function HireDialog({ companyId, open, onClose }: { companyId: string; op
   const agents = useAgents(companyId);
   const adapters = useAdapters();
   const loaded = (adapters.data ?? BUILTIN_FALLBACK).filter((a) => a.status === 'loaded');
-  const [name, setName] = useState('');
-  const [role, setRole] = useState('');
-  const [title, setTitle] = useState('');
-  const [reportsTo, setReportsTo] = useState('');
-  const [capabilities, setCapabilities] = useState('');
-  const [budget, setBudget] = useState('');
+  const [identity, setIdentity] = useState<AgentIdentity>(EMPTY_IDENTITY);
   const [reason, setReason] = useState('');
   const [adapterType, setAdapterType] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [budgetError, setBudgetError] = useState<string | null>(null);
   const chosen = adapterType || loaded[0]?.type || 'process';
   const form = useAdapterForm(chosen);
   const living = (agents.data ?? []).filter((a) => a.status !== 'terminated' && a.status !== 'draft');
 
   const fields = () => {
-    const cents = dollarsToCents(budget);
+    const cents = dollarsToCents(identity.budget);
     if (cents === null) {
-      setError('Budget: enter an amount in dollars, like 20 or 7.50');
+      setBudgetError('Enter an amount in dollars, like 20 or 7.50');
       return null;
     }
-    setError(null);
+    setBudgetError(null);
     let adapterConfig: Record<string, unknown>;
     try {
       adapterConfig = form.build();
     } catch {
       return null;
     }
+    const { name, role, title, reportsTo, capabilities } = identity;
     return { name: name.trim(), role: role.trim(), title: title.trim(), reportsTo: reportsTo || null, capabilities, budgetMonthlyCents: cents, adapterType: chosen, adapterConfig };
   };
 
@@ -52,6 +50,7 @@ export function HireDialog({ companyId, open, onClose }: { companyId: string; op
     errorTitle: 'Could not request the hire',
     success: 'Hire requested: approve it to activate the agent',
     invalidate: [keys.approvals(companyId), keys.agents(companyId)],
+    handled: (err) => form.showServerError(err),
     onSuccess: (r) => {
       onClose();
       navigate(`/approvals/${r.approval.id}`);
@@ -61,6 +60,7 @@ export function HireDialog({ companyId, open, onClose }: { companyId: string; op
     errorTitle: 'Could not create the agent',
     success: (a) => `${a.name} joined the team`,
     invalidate: [keys.agents(companyId), keys.org(companyId)],
+    handled: (err) => form.showServerError(err),
     onSuccess: (a) => {
       onClose();
       navigate(`/agents/${a.id}`);
@@ -77,7 +77,7 @@ export function HireDialog({ companyId, open, onClose }: { companyId: string; op
         <>
           <Button variant="ghost" onClick={onClose}>Cancel</Button>
           <Button
-            disabled={!name.trim()}
+            disabled={!identity.name.trim()}
             busy={create.isPending}
             onClick={() => {
               const f = fields();
@@ -88,7 +88,7 @@ export function HireDialog({ companyId, open, onClose }: { companyId: string; op
           </Button>
           <Button
             variant="primary"
-            disabled={!name.trim() || !role.trim()}
+            disabled={!identity.name.trim() || !identity.role.trim()}
             busy={hire.isPending}
             onClick={() => {
               const f = fields();
@@ -101,22 +101,8 @@ export function HireDialog({ companyId, open, onClose }: { companyId: string; op
       }
     >
       <div className="form">
-        {error ? <div className="error-box" role="alert">{error}</div> : null}
-        <div className="form-row">
-          <Input label="Name *" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
-          <Input label="Role *" value={role} onChange={(e) => setRole(e.target.value)} placeholder="engineer" hint="A short word: engineer, marketer, researcher" />
-        </div>
-        <div className="form-row">
-          <Input label="Title" value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Founding Engineer" />
-          <Select label="Reports to" value={reportsTo} onChange={(e) => setReportsTo(e.target.value)} options={[{ value: '', label: 'Nobody (top of the org)' }, ...living.map((a) => ({ value: a.id, label: `${a.name}${a.title ? ` · ${a.title}` : ''}` }))]} />
-        </div>
-        <Textarea label="Capabilities" rows={2} value={capabilities} onChange={(e) => setCapabilities(e.target.value)} hint="What this agent is good at; other agents read it when delegating." />
-        <div className="form-row">
-          <Input label="Monthly budget (USD)" inputMode="decimal" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="No limit" />
-          <Select label="Adapter" value={chosen} onChange={(e) => setAdapterType(e.target.value)} options={loaded.map((a) => ({ value: a.type, label: `${a.label} (${a.type})` }))} hint="How the agent runs at each heartbeat" />
-        </div>
-        <AdapterConfigFields form={form} companyId={companyId} />
-        <TestEnvironment companyId={companyId} adapterType={chosen} form={form} />
+        <AgentIdentityFields value={identity} onChange={setIdentity} managers={living} budgetError={budgetError} />
+        <AdapterSetup companyId={companyId} adapters={loaded} adapterType={chosen} onAdapterType={setAdapterType} form={form} />
         <Textarea label="Why hire (for the approval)" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
       </div>
     </Dialog>

@@ -11,6 +11,7 @@ import { Checkbox } from '../../components/Field.js';
 import { formatBudget, formatCents } from '../../app/format.js';
 import { navigate } from '../../app/router.js';
 import { HireDialog } from './AgentForm.js';
+import { adapterLabel } from '../../app/adapter-label.js';
 
 export function AgentsPage({ companyId, query }: PageProps) {
   const agents = useAgents(companyId);
@@ -49,7 +50,7 @@ export function AgentsPage({ companyId, query }: PageProps) {
                 { key: 'name', header: 'Name', render: (a) => <strong>{a.name}</strong> },
                 { key: 'title', header: 'Title', render: (a) => a.title || a.role || '—' },
                 { key: 'status', header: 'Status', render: (a) => <Pill status={a.status}>{a.status === 'paused' && a.pauseReason === 'budget' ? 'paused · budget' : undefined}</Pill> },
-                { key: 'adapter', header: 'Adapter', render: (a) => <span className="mono">{a.adapterType}</span> },
+                { key: 'adapter', header: 'Adapter', render: (a) => adapterLabel(a.adapterType) },
                 { key: 'reports', header: 'Reports to', render: (a) => (a.reportsTo ? names.get(a.reportsTo) ?? '—' : '—') },
                 { key: 'spent', header: 'Spent / budget', align: 'right', render: (a) => `${formatCents(a.spentMonthlyCents)} / ${formatBudget(a.budgetMonthlyCents)}` },
               ]}

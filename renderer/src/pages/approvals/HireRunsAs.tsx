@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../app/api-context.js';
 import { keys } from '../../api/keys.js';
 import type { Secret } from '../../api/types.js';
+import { adapterLabel } from '../../app/adapter-label.js';
 
 type Config = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ export function HireRunsAs({ companyId, adapterType, adapterConfig }: { companyI
   return (
     <dl className="kv" style={{ margin: 0 }} aria-label="What the hire will run">
       <dt>Adapter</dt>
-      <dd className="mono">{String(adapterType ?? '—')}</dd>
+      <dd>{typeof adapterType === 'string' ? adapterLabel(adapterType) : '—'}</dd>
       <dt>Command</dt>
       <dd className="mono">{command || 'the adapter\'s default'}</dd>
       <dt>Working directory</dt>

@@ -9,6 +9,7 @@ import { Input, Select, Textarea } from '../../components/Field.js';
 import { BUILTIN_FALLBACK, useAdapters } from '../../forms/adapter-form.js';
 import type * as BrandVoice from '../../../../main/core/crm/brand-voice/contract.js';
 import { crmBase, crmKey } from './crm-api.js';
+import { adapterLabel } from '../../app/adapter-label.js';
 
 type Guide = z.infer<typeof BrandVoice.BrandVoiceGuide>;
 
@@ -80,7 +81,7 @@ export function BrandVoiceTab({ companyId }: { companyId: string }) {
 
   if (guide.isPending) return <Loading />;
   if (guide.isError) return <ErrorBox error={guide.error} retry={() => void guide.refetch()} />;
-  const types = (adapters.data ?? BUILTIN_FALLBACK).map((a) => ({ value: a.type, label: a.label }));
+  const types = (adapters.data ?? BUILTIN_FALLBACK).map((a) => ({ value: a.type, label: adapterLabel(a.type, a.label) }));
   return (
     <Card>
       <form className="stack" onSubmit={submit} aria-label="Brand-voice guide">

@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { html as diffHtml } from 'diff2html';
 import 'diff2html/bundles/css/diff2html.min.css';
+import './workspace.css';
 import { useApi } from '../../app/api-context.js';
 import { useAction } from '../../api/hooks.js';
 import { ApiError } from '../../api/client.js';
 import type { IssueWorkspace, WorkspaceDiff } from '../../api/types.js';
 import { Section, Card, ErrorBox } from '../../components/Page.js';
 import { Button } from '../../components/Button.js';
+import { desktopActions } from '../../app/desktop.js';
 
 const workspaceKey = (issueId: string) => ['issue', issueId, 'workspace'] as const;
 
@@ -34,6 +36,7 @@ export function Workspace({ issueId }: { issueId: string }) {
   };
   const merge = useAction(() => api.post(`/api/issues/${issueId}/workspace/merge`, {}), { success: 'Merged', invalidate: [workspaceKey(issueId)], handled, onSuccess: () => setProblem(null) });
   const discard = useAction((confirm: boolean) => api.post(`/api/issues/${issueId}/workspace/discard`, { confirm }), { success: 'Workspace discarded', invalidate: [workspaceKey(issueId)], handled, onSuccess: () => setProblem(null) });
+  const { openFolder } = desktopActions();
   if (ws.error) return <ErrorBox error={ws.error} />;
   const w = ws.data;
   if (!w) return null;
@@ -43,6 +46,9 @@ export function Workspace({ issueId }: { issueId: string }) {
       title="Workspace"
       actions={
         <span className="row">
+          {openFolder ? (
+            <Button size="sm" onClick={() => void openFolder(w.path).then((ok) => ok || setProblem(`Could not open ${w.path}`))}>Open folder</Button>
+          ) : null}
           <Button size="sm" variant="primary" busy={merge.isPending} disabled={w.ahead === 0} onClick={() => merge.mutate(undefined)}>Merge into {w.baseBranch}</Button>
           <Button size="sm" busy={discard.isPending} onClick={() => (!hasWork || window.confirm(`Discard ${w.branch}? Its uncommitted changes and unmerged commits are lost.`)) && discard.mutate(hasWork)}>Discard</Button>
         </span>
@@ -71,7 +77,7 @@ export function Workspace({ issueId }: { issueId: string }) {
             <>
               {diff.data.truncated ? <div className="faint">The diff is longer than {Math.round(diff.data.capBytes / 1024)} KiB and is cut there.</div> : null}
               {/* diff2html escapes the diff's text; the markup is its own. */}
-              <div aria-label="Diff" dangerouslySetInnerHTML={{ __html: diffHtml(diff.data.diff, { drawFileList: false, outputFormat: 'line-by-line', matching: 'none' }) }} />
+              <div aria-label="Diff" className="workspace-diff" dangerouslySetInnerHTML={{ __html: diffHtml(diff.data.diff, { drawFileList: false, outputFormat: 'line-by-line', matching: 'none' }) }} />
             </>
           ) : null}
         </div>

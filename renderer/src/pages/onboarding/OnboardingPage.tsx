@@ -10,7 +10,9 @@ import { Button } from '../../components/Button.js';
 import { Input, Textarea } from '../../components/Field.js';
 import { Pill } from '../../components/Pill.js';
 import { Loading } from '../../components/Page.js';
-import { AdapterConfigFields, BUILTIN_FALLBACK, TestEnvironment, useAdapterForm, useAdapters, type AdapterInfo, type EnvironmentTestResult } from '../../forms/adapter-form.js';
+import { AdapterConfigFields, BUILTIN_FALLBACK, TestEnvironment, readinessSummary, useAdapterForm, useAdapters, type AdapterInfo, type EnvironmentTestResult } from '../../forms/adapter-form.js';
+import { adapterLabel } from '../../app/adapter-label.js';
+import { proposedAdapter } from './propose.js';
 import { dollarsToCents } from '../../app/money.js';
 
 type Step = 'start' | 'company' | 'ceo';
@@ -24,7 +26,8 @@ function useDetection(companyId: string | null, adapters: AdapterInfo[]) {
       enabled: !!companyId && a.status === 'loaded',
       retry: false,
       staleTime: Infinity,
-      queryFn: () => api.post<EnvironmentTestResult>(`/api/companies/${companyId}/adapters/${a.type}/test-environment`, { adapterConfig: {} }),
+      // An experimental type refuses a configuration without the opt-in; detection only asks whether it could run.
+      queryFn: () => api.post<EnvironmentTestResult>(`/api/companies/${companyId}/adapters/${a.type}/test-environment`, { adapterConfig: a.experimental ? { enableExperimental: true } : {} }),
     })),
   });
 }
@@ -143,12 +146,12 @@ function CeoStep({ company, onDone }: { company: Company; onDone: () => void }) 
   const detection = useDetection(company.id, adapters);
   const [adapterType, setAdapterType] = useState<string>('');
   const [ceoName, setCeoName] = useState('CEO');
-  const chosen = adapterType || adapters[0]?.type || 'process';
+  const chosen = adapterType || proposedAdapter(adapters, detection.map((d) => d.data)) || 'process';
   const form = useAdapterForm(chosen);
 
   const create = useAction(
     () => api.post<Agent>(`/api/companies/${company.id}/agents`, { name: ceoName.trim(), role: 'ceo', title: 'Chief Executive Officer', adapterType: chosen, adapterConfig: form.build() }),
-    { errorTitle: 'Could not create the CEO', success: (a) => `${a.name} is your CEO`, onSuccess: onDone },
+    { errorTitle: 'Could not create the CEO', success: (a) => `${a.name} is your CEO`, onSuccess: onDone, handled: (err) => form.showServerError(err) },
   );
 
   if (adaptersQuery.isPending) return <Loading label="Looking for agent CLIs" />;
@@ -175,13 +178,14 @@ function CeoStep({ company, onDone }: { company: Company; onDone: () => void }) 
         <div className="stack-sm" role="radiogroup" aria-labelledby="adapter-label">
           {adapters.map((a, i) => {
             const d = detection[i];
-            const status = d?.data ? (d.data.status === 'pass' ? 'Detected' : 'Not found') : d?.isPending && d.fetchStatus !== 'idle' ? 'Checking…' : null;
+            const summary = d?.data ? readinessSummary(d.data) : null;
+            const checking = !summary && d?.isPending && d.fetchStatus !== 'idle';
             return (
               <button key={a.type} type="button" role="radio" aria-checked={chosen === a.type} aria-pressed={chosen === a.type} className="choice" onClick={() => setAdapterType(a.type)}>
                 <div className="grow">
-                  <strong>{a.label}</strong> <span className="faint mono">{a.type}</span>
+                  <strong>{adapterLabel(a.type, a.label)}</strong>
                 </div>
-                {status ? <Pill tone={status === 'Detected' ? 'green' : status === 'Not found' ? 'neutral' : 'blue'}>{status}</Pill> : null}
+                {summary ? <Pill tone={summary.tone}>{summary.label}</Pill> : checking ? <Pill tone="blue">Checking…</Pill> : null}
                 {a.experimental ? <Pill tone="amber">experimental</Pill> : null}
               </button>
             );

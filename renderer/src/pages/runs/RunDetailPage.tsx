@@ -12,6 +12,7 @@ import { href } from '../../app/router.js';
 import { TranscriptPanel } from '../../transcript/TranscriptPanel.js';
 import { useShortcut } from '../../shortcuts/registry.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { adapterLabel } from '../../app/adapter-label.js';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -36,7 +37,7 @@ export function RunDetailPage({ companyId, params }: PageProps) {
       <div className="muted" style={{ marginBottom: 6 }}><a href={href('/runs')}>Runs</a></div>
       <PageHeader
         title={<span className="row">{agent ? agent.name : 'Run'} <Pill status={r.status} /></span>}
-        subtitle={<>{humanize(r.trigger)} · {r.adapterType} · <RelativeTime iso={r.startedAt ?? r.queuedAt} /></>}
+        subtitle={<>{humanize(r.trigger)} · {adapterLabel(r.adapterType)} · <RelativeTime iso={r.startedAt ?? r.queuedAt} /></>}
         actions={active ? <Button variant="danger" busy={cancel.isPending} onClick={() => cancel.mutate(undefined)} title="x">Cancel run</Button> : null}
       />
       <div className="grid-4" style={{ marginBottom: 16 }}>
