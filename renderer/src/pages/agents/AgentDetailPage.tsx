@@ -19,6 +19,7 @@ import { formatBudget, formatCents, formatDateTime, timeAgo, duration } from '..
 import { centsToDollars, dollarsToCents } from '../../app/money.js';
 import { href, navigate } from '../../app/router.js';
 import { AdapterConfigFields, TestEnvironment, useAdapterForm } from '../../forms/adapter-form.js';
+import { AgentEditDialog } from './AgentEditDialog.js';
 
 const TABS = ['overview', 'configuration', 'history', 'keys', 'runs'] as const;
 type Tab = (typeof TABS)[number];
@@ -37,6 +38,7 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
   const resume = act('resume', 'Resumed');
   const terminate = act('terminate', 'Terminated');
   const [invoking, setInvoking] = useState(false);
+  const [editing, setEditing] = useState(false);
 
   if (agent.isPending) return <div className="page"><Loading /></div>;
   if (agent.isError) return <div className="page"><ErrorBox error={agent.error} retry={() => void agent.refetch()} /></div>;
@@ -63,6 +65,7 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
               ) : (
                 <Button busy={pause.isPending} disabled={a.status === 'draft'} onClick={() => pause.mutate(undefined)}>Pause</Button>
               )}
+              <Button onClick={() => setEditing(true)}>Edit</Button>
               <Button variant="danger" onClick={() => setConfirmTerminate(true)}>Terminate</Button>
             </>
           ) : null
@@ -89,6 +92,7 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
         {tab === 'runs' ? <AgentRuns agent={a} companyId={companyId} /> : null}
       </div>
       {invoking ? <InvokeDialog agent={a} companyId={companyId} onClose={() => setInvoking(false)} /> : null}
+      {editing ? <AgentEditDialog agent={a} companyId={companyId} onClose={() => setEditing(false)} /> : null}
       <Dialog
         open={confirmTerminate}
         onClose={() => setConfirmTerminate(false)}
