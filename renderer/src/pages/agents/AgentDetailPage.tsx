@@ -2,9 +2,11 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
-import { useAction, useAgents, useIssues, useRuns } from '../../api/hooks.js';
+import { useAction, useAgents, useIssues } from '../../api/hooks.js';
+import { useCursorList } from '../../api/paging.js';
+import { VirtualTable } from '../../components/VirtualTable.js';
 import { keys } from '../../api/keys.js';
-import type { Agent, AgentKey, ConfigRevision, CreatedAgentKey } from '../../api/types.js';
+import type { Agent, AgentKey, ConfigRevision, CreatedAgentKey, HeartbeatRun } from '../../api/types.js';
 import { PageHeader, Loading, ErrorBox, Card } from '../../components/Page.js';
 import { Pill } from '../../components/Pill.js';
 import { Button } from '../../components/Button.js';
@@ -324,14 +326,17 @@ function Keys({ agent: a }: { agent: Agent }) {
 }
 
 function AgentRuns({ agent: a, companyId }: { agent: Agent; companyId: string }) {
-  const runs = useRuns(companyId, { agentId: a.id, limit: 50 });
+  const runs = useCursorList<HeartbeatRun>(keys.runs(companyId), `/api/companies/${companyId}/heartbeat-runs`, { agentId: a.id });
   if (runs.isPending) return <Loading />;
   if (runs.isError) return <ErrorBox error={runs.error} />;
   return (
     <div className="card card-flush">
-      <Table
+      <VirtualTable<HeartbeatRun>
         label="Runs of this agent"
-        rows={runs.data.items}
+        rows={runs.items}
+        hasMore={runs.hasMore}
+        loadingMore={runs.loadingMore}
+        loadMore={runs.loadMore}
         rowKey={(r) => r.id}
         onRowClick={(r) => navigate(`/runs/${r.id}`)}
         empty={<EmptyState title="No runs yet">Invoke a heartbeat, or assign an issue to this agent.</EmptyState>}
