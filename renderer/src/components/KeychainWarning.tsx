@@ -10,7 +10,7 @@ type KeyProvider = SystemStatus['keyProvider'];
 
 /** The risk of each weaker-than-keychain store, in one sentence (DESIGN.md: said loudly). */
 export function keyRisk(p: KeyProvider): string {
-  if (p.kind === 'file') return `The master key of your secrets is in a file (${p.description}) instead of the OS keychain, so anyone who can read that file and the database can read every secret.`;
+  if (p.kind === 'file') return 'The master key of your secrets is in a file in the data folder instead of the OS keychain, so anyone who can read that file and the database can read every secret.';
   if (p.kind === 'memory') return 'The master key of your secrets is held in memory only, so every secret is lost when Headcount restarts.';
   return p.warning ?? '';
 }
@@ -48,7 +48,7 @@ export function KeychainWarning() {
   };
   return (
     <div className="banner banner-top keychain-warning" role="status" aria-label="Master key warning">
-      <span>
+      <span title={provider.description}>
         <strong>Secrets:</strong> {keyRisk(provider)}
       </span>
       <Button variant="ghost" size="sm" onClick={dismiss}>Dismiss</Button>

@@ -94,11 +94,17 @@ function AgentEditForm({ agent: a, companyId, schedule, onDone }: { agent: Agent
         />
       </div>
       <Textarea label="Capabilities" rows={3} value={capabilities} onChange={(e) => setCapabilities(e.target.value)} hint="What this agent is good at; managers read it when delegating." />
-      <Input label="Monthly budget (USD)" value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="No limit" error={errors.budget ?? null} hint="At 100% the agent pauses until the month ends or the budget is raised." />
+      <Input label="Monthly budget (USD)" value={budget} onChange={(e) => {
+        setBudget(e.target.value);
+        setErrors((x) => ({ ...x, budget: undefined }));
+      }} placeholder="No limit" error={errors.budget ?? null} hint="At 100% the agent pauses until the month ends or the budget is raised." />
       <fieldset className="agent-schedule">
         <legend>Heartbeat schedule</legend>
         <Checkbox label="Wake on a schedule" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-        <Input label="Every (minutes)" type="number" min={0.02} step="any" value={minutes} onChange={(e) => setMinutes(e.target.value)} placeholder="Not scheduled" error={errors.minutes ?? null} hint="Assignments and mentions wake the agent anyway." />
+        <Input label="Every (minutes)" type="number" min={0.02} step="any" value={minutes} onChange={(e) => {
+            setMinutes(e.target.value);
+            setErrors((x) => ({ ...x, minutes: undefined }));
+          }} placeholder="Not scheduled" error={errors.minutes ?? null} hint="Assignments and mentions wake the agent anyway." />
         <Checkbox label="Skip a scheduled wake when the agent has nothing to do" checked={skipWhenIdle} onChange={(e) => setSkipWhenIdle(e.target.checked)} />
       </fieldset>
       <div className="row">

@@ -21,17 +21,19 @@ export function CompanySettings({ companyId }: { companyId: string }) {
   if (company.isError) return <ErrorBox error={company.error} retry={() => void company.refetch()} />;
   return (
     <div className="settings-grid">
-      <Section title="Company">
-        <CompanyForm company={company.data} />
-      </Section>
+      <div>
+        <Section title="Company">
+          <CompanyForm company={company.data} />
+        </Section>
+        <Section title="Archive or delete">
+          <DangerZone company={company.data} />
+        </Section>
+        <Section title="Archived companies">
+          <ArchivedCompanies />
+        </Section>
+      </div>
       <Section title="Brand voice">
         <BrandVoiceTab companyId={companyId} />
-      </Section>
-      <Section title="Archive or delete">
-        <DangerZone company={company.data} />
-      </Section>
-      <Section title="Archived companies">
-        <ArchivedCompanies />
       </Section>
     </div>
   );
