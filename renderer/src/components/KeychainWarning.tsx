@@ -10,7 +10,7 @@ type KeyProvider = SystemStatus['keyProvider'];
 
 /** The risk of each weaker-than-keychain store, in one sentence (DESIGN.md: said loudly). */
 export function keyRisk(p: KeyProvider): string {
-  if (p.kind === 'file') return 'The master key of your secrets is in a file in the data folder instead of the OS keychain, so anyone who can read that file and the database can read every secret.';
+  if (p.kind === 'file') return 'The master key of your secrets is kept in a file beside the database instead of the OS keychain, so anyone who can read that file and the database can read every secret.';
   if (p.kind === 'memory') return 'The master key of your secrets is held in memory only, so every secret is lost when Headcount restarts.';
   return p.warning ?? '';
 }
