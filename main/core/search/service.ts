@@ -14,7 +14,7 @@ const DOCS_PER_ISSUE = 4;
  * walk its whole match list (FTS5 counts every matching row for the IDF), so it is ranked among
  * these instead; a query matching fewer is ranked by bm25 over all of its matches.
  */
-export const SEARCH_CANDIDATES = 400;
+export const SEARCH_CANDIDATES = 200;
 /** Agents and projects shown beside the issues. */
 const NAME_HITS = 8;
 
