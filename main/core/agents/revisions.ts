@@ -1,9 +1,9 @@
 import { desc, eq, and } from 'drizzle-orm';
 import { agentConfigRevisions, type AgentConfigRevisionRow } from './schema.js';
 import type { ConfigRevision } from './contract.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { actorRef } from '../http/actor.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { actorRef } from '../kernel/actor.js';
 import type { Queryable } from '../context.js';
 import { agents } from './schema.js';
 import { configSeenBy } from '../secrets/grants.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams, EmptyBody, Id } from '../http/common-contract.js';
-import { badRequest, ServiceError } from '../errors.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams, EmptyBody, Id } from '../kernel/common-contract.js';
+import { badRequest, ServiceError } from '../kernel/errors.js';
 import {
   AdapterModel,
   Agent,

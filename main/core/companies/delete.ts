@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
-import { assertBoard, assertCompanyAccess } from '../access.js';
-import { conflict, notFound } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertBoard, assertCompanyAccess } from '../kernel/access.js';
+import { conflict, notFound } from '../kernel/errors.js';
 import { inTransaction, type CoreContext } from '../context.js';
 import { heartbeatRuns, ACTIVE_RUN_STATUSES } from '../heartbeat/schema.js';
 import { discoverScope, quoteIdent, rawSqlite } from '../export/scope.js';
