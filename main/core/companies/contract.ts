@@ -12,6 +12,7 @@ export const Company = z
     logoAssetId: Id.nullable(),
     logoUrl: z.string().nullable().describe('Content path of the logo asset (bearer auth)'),
     budgetMonthlyCents: Cents.describe('0 means no limit'),
+    defaultAdapterType: z.string().nullable().describe('Adapter type the board preselects when hiring (not in the spec); null: none'),
     issuePrefix: z.string().describe('Prefix of readable issue identifiers, e.g. ACME in ACME-42'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -25,11 +26,14 @@ export const CreateCompanyBody = z.strictObject({
   budgetMonthlyCents: Cents.optional(),
 });
 
+const AdapterTypeKey = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be an adapter type key');
+
 export const PatchCompanyBody = z.strictObject({
   name: Name.optional(),
   description: LongText.optional(),
   budgetMonthlyCents: Cents.optional(),
   logoAssetId: Id.nullable().optional(),
+  defaultAdapterType: AdapterTypeKey.nullable().optional().describe('Must be an installed adapter type; null clears it'),
 });
 
 export const ListCompaniesQuery = z.strictObject({

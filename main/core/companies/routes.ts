@@ -37,6 +37,19 @@ export const companiesRoutes: RouteRegistrar = (app, s) => {
     });
   }
 
+  app.delete('/api/companies/:companyId', {
+    schema: {
+      tags,
+      summary: 'Delete an archived company and everything it holds, for good (board; not in the spec). 409 while it is not archived or a run is queued or running.',
+      params: CompanyIdParams,
+      response: { 204: z.null(), ...errorResponses },
+    },
+    handler: async (req, reply) => {
+      s.companies.delete(req.actor, req.params.companyId);
+      return reply.code(204).send(null);
+    },
+  });
+
   app.post('/api/companies/:companyId/logo', {
     schema: {
       tags,

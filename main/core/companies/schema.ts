@@ -10,6 +10,8 @@ export const companies = sqliteTable(
     status: text('status', { enum: ['active', 'paused', 'archived'] }).notNull().default('active'),
     logoAssetId: text('logo_asset_id').references((): AnySQLiteColumn => assets.id),
     budgetMonthlyCents: integer('budget_monthly_cents').notNull().default(0),
+    /** Adapter type a new hire starts with in the board (not in the spec; null: the board picks). */
+    defaultAdapterType: text('default_adapter_type'),
     /** Prefix of readable issue identifiers (`ACME-42`), unique across the instance. */
     issuePrefix: text('issue_prefix').notNull().default(''),
     /** Last issue number handed out in this company. */

@@ -10,6 +10,7 @@ import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { changedFields } from '../kernel/patch.js';
 import { uniqueIssuePrefix } from './issue-prefix.js';
+import { deleteCompany } from './delete.js';
 import { cancelRuns, reconcileCompanyBudget, type RunCancellation } from '../costs/budget-rules.js';
 import type { ActivityKind } from '../kernel/events.js';
 
@@ -25,6 +26,7 @@ export function toCompany(row: CompanyRow): Company {
     logoUrl: row.logoAssetId ? assetContentUrl(row.logoAssetId) : null,
     issuePrefix: row.issuePrefix,
     budgetMonthlyCents: row.budgetMonthlyCents,
+    defaultAdapterType: row.defaultAdapterType,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -43,6 +45,7 @@ export interface CompanyPatch {
   description?: string | undefined;
   budgetMonthlyCents?: number | undefined;
   logoAssetId?: string | null | undefined;
+  defaultAdapterType?: string | null | undefined;
 }
 
 /**
@@ -141,6 +144,12 @@ export function createCompaniesService(ctx: CoreContext) {
             });
           }
         }
+        if (patch.defaultAdapterType && !ctx.adapters.get(patch.defaultAdapterType)) {
+          const known = ctx.adapters.list().map((a) => a.type);
+          throw badRequest('unknown_adapter_type', `body.defaultAdapterType: unknown adapter type "${patch.defaultAdapterType}"`, {
+            problems: [{ location: 'body', path: 'body.defaultAdapterType', message: `must be one of: ${known.join(', ')}` }],
+          });
+        }
         const changes = changedFields(row, patch);
         const fields = Object.keys(changes);
         if (fields.length === 0) return toCompany(row);
@@ -179,6 +188,7 @@ export function createCompaniesService(ctx: CoreContext) {
     unarchive: (actor: Actor, id: string) => setStatus(actor, id, 'active', ['archived'], 'unarchive'),
     pause: (actor: Actor, id: string) => setStatus(actor, id, 'paused', ['active'], 'pause'),
     resume: (actor: Actor, id: string) => setStatus(actor, id, 'active', ['paused'], 'resume'),
+    delete: (actor: Actor, id: string) => deleteCompany(ctx, actor, id),
   };
 }
 

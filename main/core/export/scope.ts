@@ -46,6 +46,8 @@ export interface ScopedTable {
 
 export interface CompanyScope {
   tables: ScopedTable[];
+  /** Every table holding rows of a company, excluded ones too, parents before the children found through them. */
+  all: { name: string; where: string; params: number }[];
   excluded: string[];
   global: string[];
   /** Tables neither scoped nor known global: a schema change this module has not been told about. */
@@ -112,7 +114,8 @@ export function discoverScope(sqlite: Database.Database): CompanyScope {
   }
   const global = [...infos.keys()].filter((n) => !scoped.has(n) && n in GLOBAL_TABLES);
   const unclassified = [...infos.keys()].filter((n) => !scoped.has(n) && !(n in GLOBAL_TABLES));
-  return { tables, excluded, global, unclassified };
+  const all = [...scoped].map(([name, s]) => ({ name, where: s.where, params: s.params }));
+  return { tables, all, excluded, global, unclassified };
 }
 
 /** The SELECT of one scoped table's rows, in insertion order (rowid), for the company. */

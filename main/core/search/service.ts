@@ -5,12 +5,16 @@ import { assertCompanyAccess } from '../kernel/access.js';
 import { likeContains, MARK_END, MARK_START, snippetParts, toFtsQuery } from './query.js';
 import type { SearchQuery, SearchResults } from './contract.js';
 
-/** A title match weighs this many body matches (bm25 column weights). */
+/** A title match weighs this many body matches (bm25 column weights, and the common-word score). */
 const TITLE_WEIGHT = 8;
 /** Matching texts read per issue wanted: an issue whose comments match often holds several. */
 const DOCS_PER_ISSUE = 4;
-/** Texts (issues and comments) in the first ranking window; see rankedDocs. */
-const FIRST_WINDOW = 1_000;
+/**
+ * Newest matching texts read before ranking. A query matching more is "common": bm25 would have to
+ * walk its whole match list (FTS5 counts every matching row for the IDF), so it is ranked among
+ * these instead; a query matching fewer is ranked by bm25 over all of its matches.
+ */
+export const SEARCH_CANDIDATES = 200;
 /** Agents and projects shown beside the issues. */
 const NAME_HITS = 8;
 
@@ -28,39 +32,49 @@ interface IssueRow {
   status: string;
 }
 
+const marks = (text: string) => text.split(MARK_START).length - 1;
+/** Relevance of a text among a common query's candidates: matches in the title weigh more, as in bm25. */
+const commonScore = (d: DocHit) => TITLE_WEIGHT * marks(d.title_hl) + marks(d.snip);
+/** "ACME-12": a readable identifier's number, for an indexed lookup. */
+const IDENTIFIER = /^[\p{L}\p{N}]+-(\d{1,9})$/u;
+
 /**
- * Finds a company's issues (titles, descriptions, comments; FTS5 ranked by bm25), agents and
- * projects (by name). The index is kept by triggers (migration 0010_search_fts), so every write
- * path is covered without the services knowing about search.
+ * Finds a company's issues (titles, descriptions, comments; FTS5), agents and projects (by name).
+ * The index is kept by triggers (migration 0010_search_fts), so every write path is covered
+ * without the services knowing about search.
  */
 export function createSearchService(ctx: Pick<CoreContext, 'db'>) {
   // FTS5 functions (bm25, snippet, highlight) are plain SQL; drizzle's client underneath runs them.
   const sqlite = (ctx.db as typeof ctx.db & { $client: Database.Database }).$client;
-  const ranked = sqlite.prepare<[string, number, string, number], DocHit>(`
-    SELECT d.issue_id, d.comment_id,
+  const columns = `d.issue_id, d.comment_id,
       highlight(search_fts, 0, '${MARK_START}', '${MARK_END}') AS title_hl,
-      snippet(search_fts, 1, '${MARK_START}', '${MARK_END}', '…', 16) AS snip
+      snippet(search_fts, 1, '${MARK_START}', '${MARK_END}', '…', 16) AS snip`;
+  // FTS5 walks a match list in rowid order and stops at the LIMIT, so this costs the rows read,
+  // not the rows matching: a word in half of 100,000 issues answers as fast as a rare one.
+  const newestMatches = sqlite.prepare<[string, string, number], DocHit>(`
+    SELECT ${columns}
     FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid
-    WHERE search_fts MATCH ? AND search_fts.rowid > ? AND d.company_id = ?
+    WHERE search_fts MATCH ? AND d.company_id = ?
+    ORDER BY search_fts.rowid DESC
+    LIMIT ?`);
+  const ranked = sqlite.prepare<[string, string, number], DocHit>(`
+    SELECT ${columns}
+    FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid
+    WHERE search_fts MATCH ? AND d.company_id = ?
     ORDER BY bm25(search_fts, ${TITLE_WEIGHT}, 1)
     LIMIT ?`);
-  const newest = sqlite.prepare<[], { max: number | null }>('SELECT max(id) AS max FROM search_docs');
 
   /**
-   * bm25 scores every matching text, so a word found in most of 100,000 issues costs hundreds of
-   * milliseconds to rank in full. Ranking runs first over the newest texts and widens (x10) only
-   * while that window holds fewer hits than wanted: common words are ranked among recent work,
-   * rare words still over everything (their match lists are short, so each pass is cheap).
+   * A query with few matches is ranked by bm25 over all of them. One with more than
+   * SEARCH_CANDIDATES (a common word, a short prefix while typing) is ranked among its newest
+   * matches by title and body hits, newest first on a tie: recent work is what the founder looks
+   * for, and bm25 over every match took 40-150 ms at 100,000 issues (bench/README.md).
    */
   function rankedDocs(fts: string, companyId: string, wanted: number): DocHit[] {
-    const max = newest.get()?.max ?? 0;
-    let rows: DocHit[] = [];
-    for (let window = FIRST_WINDOW; ; window *= 10) {
-      const floor = window >= max ? 0 : max - window;
-      rows = ranked.all(fts, floor, companyId, wanted);
-      if (floor === 0 || new Set(rows.map((r) => r.issue_id)).size * DOCS_PER_ISSUE >= wanted) break;
-    }
-    return rows;
+    const newest = newestMatches.all(fts, companyId, SEARCH_CANDIDATES + 1);
+    if (newest.length <= SEARCH_CANDIDATES) return ranked.all(fts, companyId, wanted);
+    // Array.prototype.sort is stable: equal scores keep the newest-first order.
+    return newest.sort((a, b) => commonScore(b) - commonScore(a)).slice(0, wanted);
   }
   const issue = sqlite.prepare<[string], IssueRow>('SELECT id, identifier, title, status FROM issues WHERE id = ? AND deleted_at IS NULL');
   const agents = sqlite.prepare<[string, string, number], SearchResults['agents'][number]>(
@@ -69,15 +83,23 @@ export function createSearchService(ctx: Pick<CoreContext, 'db'>) {
   const projects = sqlite.prepare<[string, string, number], SearchResults['projects'][number]>(
     `SELECT id, name, status FROM projects WHERE company_id = ? AND name LIKE ? ESCAPE '\\' ORDER BY lower(name) LIMIT ?`,
   );
-  // An issue identifier typed as is ("ACME-12") finds that issue first.
-  const byIdentifier = sqlite.prepare<[string, string], IssueRow>('SELECT id, identifier, title, status FROM issues WHERE company_id = ? AND identifier = ? COLLATE NOCASE AND deleted_at IS NULL');
+  // By (company, number), the unique index: `identifier = ? COLLATE NOCASE` cannot use the
+  // identifier's index and scanned every issue of the company on every keystroke.
+  const byNumber = sqlite.prepare<[string, number], IssueRow>('SELECT id, identifier, title, status FROM issues WHERE company_id = ? AND number = ? AND deleted_at IS NULL');
+  /** An issue identifier typed as is ("ACME-12", any case) finds that issue first. */
+  function byIdentifier(companyId: string, q: string): IssueRow | undefined {
+    const m = IDENTIFIER.exec(q);
+    if (!m) return undefined;
+    const row = byNumber.get(companyId, Number(m[1]));
+    return row && row.identifier.toLowerCase() === q.toLowerCase() ? row : undefined;
+  }
 
   return {
     search(actor: Actor, companyId: string, query: SearchQuery): SearchResults {
       assertCompanyAccess(actor, companyId);
       const like = likeContains(query.q);
       const hits: SearchResults['issues'] = [];
-      const exact = byIdentifier.get(companyId, query.q.trim());
+      const exact = byIdentifier(companyId, query.q.trim());
       if (exact) hits.push({ ...exact, matchedIn: 'title', commentId: null, snippet: [] });
       const fts = toFtsQuery(query.q);
       if (fts) {

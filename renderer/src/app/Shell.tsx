@@ -1,7 +1,4 @@
 import { Suspense, useEffect, useMemo } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { useApi } from './api-context.js';
-import { keys } from '../api/keys.js';
 import { useCompanies, useApprovals, useInbox } from '../api/hooks.js';
 import { useInboxWatch } from './inbox-watch.js';
 import { routes } from './routes.js';
@@ -15,7 +12,8 @@ import { Loading, ErrorBox } from '../components/Page.js';
 import { EmptyState } from '../components/EmptyState.js';
 import { Button } from '../components/Button.js';
 import { OnboardingPage } from '../pages/onboarding/OnboardingPage.js';
-import type { Company, SystemStatus } from '../api/types.js';
+import type { Company } from '../api/types.js';
+import { KeychainWarning } from '../components/KeychainWarning.js';
 
 const SECTIONS = [
   { id: 'work', label: 'Work' },
@@ -80,11 +78,6 @@ function Frame({ companies, company }: { companies: Company[]; company: Company 
 
   useGoShortcuts(GO_SHORTCUTS);
 
-  const api = useApi();
-  // DESIGN.md: a master key kept less safely than in the OS keychain is said loudly, here too.
-  const system = useQuery({ queryKey: keys.system(), queryFn: () => api.get<SystemStatus>('/api/system/status'), staleTime: Infinity });
-  const keyWarning = system.data?.keyProvider.warning ?? null;
-
   const Page = match?.route.component;
   return (
     <div className="shell">
@@ -145,11 +138,8 @@ function Frame({ companies, company }: { companies: Company[]; company: Company 
         </div>
       </nav>
       <main className="main" id="main">
-        {keyWarning ? (
-          <div className="banner banner-top" role="status">
-            <strong>Secrets:</strong> {keyWarning}
-          </div>
-        ) : null}
+        {/* DESIGN.md: a master key kept less safely than in the OS keychain is said loudly, here too. */}
+        <KeychainWarning />
         <Suspense fallback={<div className="page"><Loading /></div>}>
           {Page && match ? (
             <Page key={`${company.id}:${route.path}`} companyId={company.id} params={match.params} query={route.query} />

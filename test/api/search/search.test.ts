@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { MIGRATIONS_FOLDER } from '../../../main/core/db/migrate.js';
 import { startCore, createCompany, createAgent, createAgentKey, type TestCore } from '../../helpers/core.js';
 import { toFtsQuery, snippetParts, likeContains } from '../../../main/core/search/query.js';
+import { SEARCH_CANDIDATES } from '../../../main/core/search/service.js';
 
 let t: TestCore;
 let cid: string;
@@ -61,6 +62,33 @@ describe('GET /api/companies/:companyId/search', () => {
     const created = await issue(cid, 'Calibrate the spectrometer');
     expect((await search('spectro')).body.issues.map((i: { id: string }) => i.id)).toEqual([created.id]);
     expect((await search(created.identifier.toLowerCase())).body.issues[0].id).toBe(created.id);
+  });
+
+  it('ranks a word matching more than SEARCH_CANDIDATES texts among its newest matches, title hits first', async () => {
+    const busy = await createCompany(t, 'Busy');
+    const oldTitle = await issue(busy, 'Plankton survey', 'nothing here');
+    const filler: string[] = [];
+    for (let n = 0; n <= SEARCH_CANDIDATES; n++) filler.push((await issue(busy, `Task ${n}`, 'count the plankton')).id);
+    const newTitle = await issue(busy, 'Plankton dashboard', 'nothing here');
+    const ids = (await search('plankton', busy)).body.issues.map((i: { id: string }) => i.id);
+    expect(ids).toHaveLength(20);
+    // The newest title match first, then body matches newest first; the oldest title match is
+    // beyond the candidates a common word is ranked among.
+    expect(ids[0]).toBe(newTitle.id);
+    expect(ids.slice(1)).toEqual(filler.slice(-19).reverse());
+    expect(ids).not.toContain(oldTitle.id);
+    // A rarer word in the same company is still ranked by bm25 over all of its matches.
+    expect((await search('survey', busy)).body.issues.map((i: { id: string }) => i.id)).toEqual([oldTitle.id]);
+  }, 60_000);
+
+  it('finds an identifier typed in any case without reading every issue', async () => {
+    const created = await issue(other, 'Identifier lookup');
+    for (const q of [created.identifier, created.identifier.toLowerCase()]) {
+      expect((await search(q, other)).body.issues[0]).toMatchObject({ id: created.id, matchedIn: 'title' });
+    }
+    // Another company's issue with the same number is not this one.
+    const [prefix, number] = created.identifier.split('-');
+    expect((await search(`${prefix === 'X' ? 'Y' : 'X'}-${number}`, other)).body.issues).toEqual([]);
   });
 
   it('finds agents and projects by name', async () => {

@@ -2,9 +2,11 @@ import { useState } from 'react';
 import { useQuery, type QueryKey } from '@tanstack/react-query';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
-import { useAction, useAgents, useIssues, useRuns } from '../../api/hooks.js';
+import { useAction, useAgents, useIssues } from '../../api/hooks.js';
+import { useCursorList } from '../../api/paging.js';
+import { VirtualTable } from '../../components/VirtualTable.js';
 import { keys } from '../../api/keys.js';
-import type { Agent, AgentKey, ConfigRevision, CreatedAgentKey } from '../../api/types.js';
+import type { Agent, AgentKey, ConfigRevision, CreatedAgentKey, HeartbeatRun } from '../../api/types.js';
 import { PageHeader, Loading, ErrorBox, Card } from '../../components/Page.js';
 import { Pill } from '../../components/Pill.js';
 import { Button } from '../../components/Button.js';
@@ -22,6 +24,7 @@ import { useAdapterForm } from '../../forms/adapter-form.js';
 import { AdapterSetup } from '../../forms/AdapterSetup.js';
 import { adapterLabel } from '../../app/adapter-label.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { AgentEditDialog } from './AgentEditDialog.js';
 
 const TABS = ['overview', 'configuration', 'history', 'keys', 'runs'] as const;
 type Tab = (typeof TABS)[number];
@@ -43,6 +46,7 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
   const resume = useAgentAction(agentId, 'resume', 'Resumed', inv);
   const terminate = useAgentAction(agentId, 'terminate', 'Terminated', inv);
   const [invoking, setInvoking] = useState(false);
+  const [editing, setEditing] = useState(false);
 
   if (agent.isPending) return <div className="page"><Loading /></div>;
   if (agent.isError) return <div className="page"><ErrorBox error={agent.error} retry={() => void agent.refetch()} /></div>;
@@ -69,6 +73,7 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
               ) : (
                 <Button busy={pause.isPending} disabled={a.status === 'draft'} onClick={() => pause.mutate(undefined)}>Pause</Button>
               )}
+              <Button onClick={() => setEditing(true)}>Edit</Button>
               <Button variant="danger" onClick={() => setConfirmTerminate(true)}>Terminate</Button>
             </>
           ) : null
@@ -95,6 +100,7 @@ export function AgentDetailPage({ companyId, params, query }: PageProps) {
         {tab === 'runs' ? <AgentRuns agent={a} companyId={companyId} /> : null}
       </div>
       {invoking ? <InvokeDialog agent={a} companyId={companyId} onClose={() => setInvoking(false)} /> : null}
+      {editing ? <AgentEditDialog agent={a} companyId={companyId} onClose={() => setEditing(false)} /> : null}
       <Dialog
         open={confirmTerminate}
         onClose={() => setConfirmTerminate(false)}
@@ -326,14 +332,17 @@ function Keys({ agent: a }: { agent: Agent }) {
 }
 
 function AgentRuns({ agent: a, companyId }: { agent: Agent; companyId: string }) {
-  const runs = useRuns(companyId, { agentId: a.id, limit: 50 });
+  const runs = useCursorList<HeartbeatRun>(keys.runs(companyId), `/api/companies/${companyId}/heartbeat-runs`, { agentId: a.id });
   if (runs.isPending) return <Loading />;
   if (runs.isError) return <ErrorBox error={runs.error} />;
   return (
     <div className="card card-flush">
-      <Table
+      <VirtualTable<HeartbeatRun>
         label="Runs of this agent"
-        rows={runs.data.items}
+        rows={runs.items}
+        hasMore={runs.hasMore}
+        loadingMore={runs.loadingMore}
+        loadMore={runs.loadMore}
         rowKey={(r) => r.id}
         onRowClick={(r) => navigate(`/runs/${r.id}`)}
         empty={<EmptyState title="No runs yet">Invoke a heartbeat, or assign an issue to this agent.</EmptyState>}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../../app/api-context.js';
-import { useAction, useAgents } from '../../api/hooks.js';
+import { useAction, useAgents, useCompany } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
 import type { Agent, HireResult } from '../../api/types.js';
 import { Button } from '../../components/Button.js';
@@ -19,13 +19,16 @@ import { AgentIdentityFields, EMPTY_IDENTITY, type AgentIdentity } from './Agent
 export function HireDialog({ companyId, open, onClose }: { companyId: string; open: boolean; onClose: () => void }) {
   const api = useApi();
   const agents = useAgents(companyId);
+  const company = useCompany(companyId);
   const adapters = useAdapters();
   const loaded = (adapters.data ?? BUILTIN_FALLBACK).filter((a) => a.status === 'loaded');
   const [identity, setIdentity] = useState<AgentIdentity>(EMPTY_IDENTITY);
   const [reason, setReason] = useState('');
   const [adapterType, setAdapterType] = useState('');
   const [budgetError, setBudgetError] = useState<string | null>(null);
-  const chosen = adapterType || loaded[0]?.type || 'process';
+  // The company's default adapter (Settings → Company) is preselected when it is installed.
+  const preferred = loaded.find((a) => a.type === company.data?.defaultAdapterType)?.type;
+  const chosen = adapterType || preferred || loaded[0]?.type || 'process';
   const form = useAdapterForm(chosen);
   const living = (agents.data ?? []).filter((a) => a.status !== 'terminated' && a.status !== 'draft');
 

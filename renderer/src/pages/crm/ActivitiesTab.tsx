@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useCursorList } from '../../api/paging.js';
+import { LoadMore } from '../../components/LoadMore.js';
 import { useApi } from '../../app/api-context.js';
 import { useAction } from '../../api/hooks.js';
 import { Loading, ErrorBox } from '../../components/Page.js';
@@ -36,10 +37,7 @@ export function ActivitiesTab({ companyId }: { companyId: string }) {
   const [status, setStatus] = useState<string>('draft_pending_approval');
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   const [open, setOpen] = useState<string | null>(null);
-  const activities = useQuery({
-    queryKey: crmKey(companyId, 'activities', { status }),
-    queryFn: () => api.get<{ items: CrmActivity[]; nextCursor: string | null }>(`${crmBase(companyId)}/activities`, { status: status || undefined, limit: 200 }),
-  });
+  const activities = useCursorList<CrmActivity>(crmKey(companyId, 'activities'), `${crmBase(companyId)}/activities`, { status: status || undefined });
   const outboxes = useOutboxes(companyId);
   const outboxName = useMemo(() => new Map((outboxes.data ?? []).map((o) => [o.id, o.name])), [outboxes.data]);
   const invalidate = [['company', companyId, 'crm']];
@@ -58,7 +56,7 @@ export function ActivitiesTab({ companyId }: { companyId: string }) {
     invalidate,
     onSuccess: () => setSelected(new Set()),
   });
-  const items = activities.data?.items ?? [];
+  const items = activities.items;
   const drafts = items.filter((a) => a.status === 'draft_pending_approval');
   const allSelected = drafts.length > 0 && drafts.every((d) => selected.has(d.id));
   const toggle = (id: string) =>
@@ -91,7 +89,7 @@ export function ActivitiesTab({ companyId }: { companyId: string }) {
         <Loading />
       ) : activities.isError ? (
         <ErrorBox error={activities.error} retry={() => void activities.refetch()} />
-      ) : items.length === 0 ? (
+      ) : items.length === 0 && !activities.hasMore ? (
         <EmptyState title={status === 'draft_pending_approval' ? 'Nothing waits for your approval' : 'No activities'}>
           When an agent sends a message that an approval rule queues for you, it appears here to approve or reject.
         </EmptyState>
@@ -123,6 +121,7 @@ export function ActivitiesTab({ companyId }: { companyId: string }) {
           ))}
         </ul>
       )}
+      {activities.hasMore ? <LoadMore loading={activities.loadingMore} onVisible={activities.loadMore} label="Load older activities" /> : null}
     </div>
   );
 }

@@ -94,7 +94,8 @@ export function DashboardPage({ companyId }: PageProps) {
         <Stat label="Running agents" value={running.length} hint={`${agents.data.filter((a) => a.status !== 'terminated').length} on the team`} />
         <Stat label="Spent this month" value={s ? formatCents(s.spentCents) : '—'} hint={s ? (s.budgetMonthlyCents ? `of ${formatCents(s.budgetMonthlyCents)}` : 'no budget limit') : undefined} />
         <Stat label="Needs you" value={inbox.length} hint="approvals, questions, failures, budgets" />
-        <Stat label="Open issues" value={open.data?.items.length ?? '—'} hint={`${blocked.data?.items.length ?? 0} blocked`} />
+        {/* One page of up to 200: past it the count says "200+" rather than stopping silently. */}
+        <Stat label="Open issues" value={open.data ? `${open.data.items.length}${open.data.nextCursor ? '+' : ''}` : '—'} hint={`${blocked.data?.items.length ?? 0}${blocked.data?.nextCursor ? '+' : ''} blocked`} />
       </div>
 
       <div className="grid-2">

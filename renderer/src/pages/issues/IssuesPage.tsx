@@ -1,7 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
-import { useAction, useAgents, useIssues, useLabels, useProjects } from '../../api/hooks.js';
+import { useAction, useAgents, useLabels, useProjects } from '../../api/hooks.js';
+import { useCursorList } from '../../api/paging.js';
+import { VirtualTable } from '../../components/VirtualTable.js';
+import { LoadMore } from '../../components/LoadMore.js';
 import { BlockedMarker, LabelChips } from './IssueLinks.js';
 import { keys } from '../../api/keys.js';
 import { ISSUE_STATUSES, ISSUE_PRIORITIES, type Issue, type IssueStatus } from '../../api/types.js';
@@ -9,7 +12,6 @@ import { PageHeader, Loading, ErrorBox } from '../../components/Page.js';
 import { Pill, humanize, titleOf } from '../../components/Pill.js';
 import { Button } from '../../components/Button.js';
 import { Select } from '../../components/Field.js';
-import { Table } from '../../components/Table.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { href, navigate } from '../../app/router.js';
 import { agentOptions, NewIssueDialog } from './IssueForm.js';
@@ -41,9 +43,9 @@ export function IssuesPage({ companyId, query }: PageProps) {
   const agents = useAgents(companyId);
   const projects = useProjects(companyId);
   const labels = useLabels(companyId);
-  const issues = useIssues(companyId, { ...(status ? { status } : {}), ...(assignee ? { assigneeAgentId: assignee } : {}), ...(projectId ? { projectId } : {}), ...(labelId ? { labelId } : {}) });
+  const issues = useCursorList<Issue>(keys.issues(companyId), `/api/companies/${companyId}/issues`, { status: status || undefined, assigneeAgentId: assignee || undefined, projectId: projectId || undefined, labelId: labelId || undefined });
   const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
-  const items = (issues.data?.items ?? []).filter((i) => !priority || i.priority === priority);
+  const items = issues.items.filter((i) => !priority || i.priority === priority);
   const columns = groupByStatus(items, status ? (status.split(',') as IssueStatus[]) : ISSUE_STATUSES.filter((s) => s !== 'cancelled'));
 
   const setFilter = (key: string, value: string) => {
@@ -83,11 +85,12 @@ export function IssuesPage({ companyId, query }: PageProps) {
         <Loading />
       ) : issues.isError ? (
         <ErrorBox error={issues.error} retry={() => void issues.refetch()} />
-      ) : items.length === 0 && !status && !assignee && !projectId && !priority && !labelId ? (
+      ) : items.length === 0 && !issues.hasMore && !status && !assignee && !projectId && !priority && !labelId ? (
         <EmptyState title="No issues yet" action={<Button variant="primary" onClick={() => setCreating(true)}>New issue</Button>}>
           Create an issue and assign it to an agent; the agent wakes, checks it out and works on it.
         </EmptyState>
       ) : view === 'board' ? (
+        <>
         <div className="board" aria-label="Issues by status">
           {columns.map(([s, list]) => (
             <section
@@ -138,11 +141,16 @@ export function IssuesPage({ companyId, query }: PageProps) {
             </section>
           ))}
         </div>
+        {issues.hasMore ? <LoadMore loading={issues.loadingMore} onVisible={issues.loadMore} label="Load more issues" /> : null}
+        </>
       ) : (
         <div className="card card-flush">
-          <Table<Issue>
+          <VirtualTable<Issue>
             label="Issues"
             rows={items}
+            hasMore={issues.hasMore}
+            loadingMore={issues.loadingMore}
+            loadMore={issues.loadMore}
             rowKey={(i) => i.id}
             onRowClick={(i) => navigate(`/issues/${i.identifier}`)}
             empty={<EmptyState title="No issue matches these filters">Clear a filter to see more.</EmptyState>}

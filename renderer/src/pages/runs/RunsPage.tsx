@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import type { PageProps } from '../../app/page-props.js';
-import { useApi } from '../../app/api-context.js';
 import { useAgents } from '../../api/hooks.js';
-import { RUN_STATUSES, type HeartbeatRun, type Page } from '../../api/types.js';
+import { RUN_STATUSES, type HeartbeatRun } from '../../api/types.js';
+import { keys } from '../../api/keys.js';
+import { useCursorList } from '../../api/paging.js';
 import { PageHeader, Loading, ErrorBox } from '../../components/Page.js';
-import { Table } from '../../components/Table.js';
+import { VirtualTable } from '../../components/VirtualTable.js';
 import { Pill, humanize } from '../../components/Pill.js';
 import { Select } from '../../components/Field.js';
 import { Button } from '../../components/Button.js';
@@ -19,20 +19,14 @@ const TRIGGERS = ['manual', 'schedule', 'mention', 'assignment', 'interaction_ac
 
 /** Every heartbeat, newest first, filtered by status and agent on the server and by trigger here. */
 export function RunsPage({ companyId, query }: PageProps) {
-  const api = useApi();
   const status = query.get('status') ?? '';
   const agentId = query.get('agent') ?? '';
   const trigger = query.get('trigger') ?? '';
   const filters = { ...(status ? { status } : {}), ...(agentId ? { agentId } : {}) };
-  const runs = useInfiniteQuery({
-    queryKey: ['company', companyId, 'runs', 'paged', filters],
-    queryFn: ({ pageParam }) => api.get<Page<HeartbeatRun>>(`/api/companies/${companyId}/heartbeat-runs`, { ...filters, limit: 100, cursor: pageParam }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const runs = useCursorList<HeartbeatRun>(keys.runs(companyId), `/api/companies/${companyId}/heartbeat-runs`, filters);
   const agents = useAgents(companyId);
   const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
-  const all = useMemo(() => runs.data?.pages.flatMap((p) => p.items) ?? [], [runs.data]);
+  const all = runs.items;
   const rows = trigger ? all.filter((r) => r.trigger === trigger) : all;
   const triggers = useMemo(() => [...new Set([...TRIGGERS, ...all.map((r) => r.trigger)])], [all]);
   const set = (k: string, v: string) => navigate('/runs', { status, agent: agentId, trigger, [k]: v || undefined }, true);
@@ -53,9 +47,12 @@ export function RunsPage({ companyId, query }: PageProps) {
       ) : (
         <>
           <div className="card card-flush">
-            <Table<HeartbeatRun>
+            <VirtualTable<HeartbeatRun>
               label="Runs"
               rows={rows}
+              hasMore={runs.hasMore}
+              loadingMore={runs.loadingMore}
+              loadMore={runs.loadMore}
               rowKey={(r) => r.id}
               onRowClick={(r) => navigate(`/runs/${r.id}`)}
               empty={
@@ -76,11 +73,6 @@ export function RunsPage({ companyId, query }: PageProps) {
               ]}
             />
           </div>
-          {runs.hasNextPage ? (
-            <div className="row" style={{ justifyContent: 'center', marginTop: 12 }}>
-              <Button busy={runs.isFetchingNextPage} onClick={() => void runs.fetchNextPage()}>Load older runs</Button>
-            </div>
-          ) : null}
         </>
       )}
     </div>

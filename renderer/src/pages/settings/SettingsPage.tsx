@@ -13,6 +13,8 @@ import { useUi, type ThemeChoice } from '../../stores/ui.js';
 import { ShortcutTable } from '../../shortcuts/ShortcutHelp.js';
 import { useShortcutList } from '../../shortcuts/registry.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { navigate } from '../../app/router.js';
+import { CompanySettings } from './CompanySettings.js';
 
 import './settings.css';
 
@@ -32,14 +34,37 @@ const MiB = 1024 * 1024;
 
 export const bytes = (n: number) => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(2)} GB` : n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MB` : n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} B`);
 
-/** Instance settings: how many runs at once, how long transcripts and backups are kept, disk use, theme, shortcuts. */
-export function SettingsPage(_props: PageProps) {
+const TABS = [
+  { id: 'computer', label: 'This computer' },
+  { id: 'company', label: 'Company' },
+] as const;
+
+/** Two tabs: the selected company's settings, and this computer's (runs, retention, limits, disk, theme, shortcuts). */
+export function SettingsPage({ companyId, query }: PageProps) {
+  const tab = query.get('tab') === 'company' ? 'company' : 'computer';
+  return (
+    <div className="page">
+      <PageHeader title="Settings" subtitle={tab === 'company' ? "This company's name, budget, hiring default and brand voice." : "For this computer's Headcount: every company on it shares these."} />
+      <div className="tabs" role="tablist" aria-label="Settings sections">
+        {TABS.map((t) => (
+          <button key={t.id} role="tab" aria-selected={t.id === tab} onClick={() => navigate('/settings', { tab: t.id === 'computer' ? undefined : t.id }, true)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={tab === 'company' ? 'Company' : 'This computer'}>
+        {tab === 'company' ? <CompanySettings companyId={companyId} /> : <InstanceSettingsPanel />}
+      </div>
+    </div>
+  );
+}
+
+function InstanceSettingsPanel() {
   const api = useApi();
   const settings = useQuery({ queryKey: [...keys.system(), 'settings'], queryFn: () => api.get<InstanceSettings>('/api/settings') });
   const disk = useQuery({ queryKey: [...keys.system(), 'disk'], queryFn: () => api.get<DiskUsage>('/api/system/disk') });
   return (
-    <div className="page">
-      <PageHeader title="Settings" subtitle="For this computer's Headcount: every company on it shares these." />
+    <>
       <div className="settings-grid">
         <Section title="Runs and retention">
           {settings.isPending ? <Loading /> : settings.isError ? <ErrorBox error={settings.error} retry={() => void settings.refetch()} /> : <InstanceForm current={settings.data} />}
@@ -57,7 +82,7 @@ export function SettingsPage(_props: PageProps) {
           <Shortcuts />
         </Section>
       </div>
-    </div>
+    </>
   );
 }
 

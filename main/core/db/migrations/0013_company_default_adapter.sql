@@ -1,0 +1,1 @@
+ALTER TABLE `companies` ADD `default_adapter_type` text;
