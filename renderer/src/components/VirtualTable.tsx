@@ -21,6 +21,8 @@ export function VirtualTable<T>({ columns, rows, rowKey, onRowClick, label, empt
   rowHeight?: number;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  // TanStack Virtual returns a mutable instance; the rule matters only under the React Compiler, which the board does not use.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,

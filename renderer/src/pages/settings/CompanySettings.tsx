@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../app/api-context.js';
 import { useAction, useCompany } from '../../api/hooks.js';
@@ -47,12 +47,15 @@ function CompanyForm({ company: c }: { company: Company }) {
   const [adapter, setAdapter] = useState(c.defaultAdapterType ?? '');
   const [budget, setBudget] = useState(centsToDollars(c.budgetMonthlyCents));
   const [budgetError, setBudgetError] = useState<string | null>(null);
-  useEffect(() => {
+  // A new company record resets the fields (adjusted during render, not in an effect: no stale frame).
+  const [shown, setShown] = useState(c);
+  if (shown !== c) {
+    setShown(c);
     setName(c.name);
     setDescription(c.description);
     setAdapter(c.defaultAdapterType ?? '');
     setBudget(centsToDollars(c.budgetMonthlyCents));
-  }, [c]);
+  }
   const save = useAction((body: Record<string, unknown>) => api.patch<Company>(`/api/companies/${c.id}`, body), {
     success: 'Company saved',
     errorTitle: 'Could not save the company',
