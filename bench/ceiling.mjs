@@ -35,8 +35,8 @@ const wanted = (name) => !values.only || name.toLowerCase().includes(values.only
 requireBuild();
 const info = machine();
 const home = tempHome();
-const profileEnv = values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(values.profile)}` } : {};
-const server = await startServer(home, { SERVICE_BOARD_TOKEN: TOKEN, ...profileEnv });
+const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [];
+const server = await startServer(home, { SERVICE_BOARD_TOKEN: TOKEN }, profileArgs);
 const board = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
 async function call(method, url, body, headers = board) {

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../canonical-json.js';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { agents, agentApiKeys, type AgentRow, type AgentStatus } from './schema.js';
+import { verifiedKeysOf } from './verified-keys.js';
 import type { Agent, ConfigRevision, CreateAgentInput, PatchAgentInput } from './contract.js';
 import { presentAgent, presentCompanyAgents } from './present.js';
 import { assertConfinementByBoard, validateAdapterConfig } from './adapter-config.js';
@@ -131,6 +132,7 @@ export function createAgentsService(ctx: CoreContext) {
           .set({ revokedAt: at })
           .where(and(eq(agentApiKeys.agentId, agentId), isNull(agentApiKeys.revokedAt)))
           .run();
+        verifiedKeysOf(ctx).forgetAll();
         // Direct reports move up to the terminated agent's manager so the org stays connected.
         tx.update(agents).set({ reportsTo: row.reportsTo, updatedAt: at }).where(eq(agents.reportsTo, agentId)).run();
       } else if (row.status === 'draft') {
