@@ -1,3 +1,4 @@
+import type { KeysetPage, KeysetQuery } from '../db/keyset.js';
 import { canonicalJson } from '../canonical-json.js';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { agents, agentApiKeys, type AgentRow, type AgentStatus } from './schema.js';
@@ -275,9 +276,9 @@ export function createAgentsService(ctx: CoreContext) {
     resume: (actor: Actor, agentId: string) => transition(actor, agentId, 'resume'),
     terminate: (actor: Actor, agentId: string) => transition(actor, agentId, 'terminate'),
 
-    revisions(actor: Actor, agentId: string): ConfigRevision[] {
+    revisions(actor: Actor, agentId: string, page: KeysetQuery): KeysetPage<ConfigRevision> {
       requireAgent(ctx.db, actor, agentId);
-      return listConfigRevisions(ctx.db, actor, agentId);
+      return listConfigRevisions(ctx.db, actor, agentId, page);
     },
 
     /** Restores an earlier configuration as a new revision; history is never rewritten. */
