@@ -45,7 +45,7 @@ describe('history lists page with a cursor', () => {
     const issue = (await t.api('POST', `/api/companies/${company}/issues`, { body: { title: 'Doc' } })).body;
     let base: string | null = null;
     for (let i = 1; i <= 7; i++) {
-      const res = await t.api('PUT', `/api/issues/${issue.id}/documents/plan`, { body: { title: 'Plan', format: 'markdown', body: `v${i}`, ...(base ? { baseRevisionId: base } : {}) } });
+      const res: ApiResponse<any> = await t.api('PUT', `/api/issues/${issue.id}/documents/plan`, { body: { title: 'Plan', format: 'markdown', body: `v${i}`, ...(base ? { baseRevisionId: base } : {}) } });
       expect(res.status, res.text).toBeLessThan(300);
       base = res.body.revisionId;
     }
