@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { agentApiKeys, agents, type AgentApiKeyRow } from './schema.js';
 import type { AgentKey } from './contract.js';
 import { requireAgent } from './service.js';
@@ -30,6 +30,12 @@ export interface KeyIdentity {
 /** Long-lived agent API keys. Managing them is board-only; the full key is returned once. */
 export function createAgentKeysService(ctx: CoreContext) {
   const verified = verifiedKeysOf(ctx);
+  const keyByHash = ctx.db
+    .select({ keyId: agentApiKeys.id, agentId: agents.id, companyId: agents.companyId, status: agents.status })
+    .from(agentApiKeys)
+    .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
+    .where(and(eq(agentApiKeys.keyHash, sql.placeholder('hash')), isNull(agentApiKeys.revokedAt)))
+    .prepare();
   // When this process last wrote a key's last use: the once-a-minute rule without a read per request.
   const touched = new Map<string, number>();
   return {
@@ -112,12 +118,7 @@ export function createAgentKeysService(ctx: CoreContext) {
       const now = ctx.clock.now().getTime();
       const hit = verified.get(hash, now);
       if (hit) return hit;
-      const row = ctx.db
-        .select({ keyId: agentApiKeys.id, agentId: agents.id, companyId: agents.companyId, status: agents.status })
-        .from(agentApiKeys)
-        .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
-        .where(and(eq(agentApiKeys.keyHash, hash), isNull(agentApiKeys.revokedAt)))
-        .get();
+      const row = keyByHash.get({ hash });
       // Refusals are not cached: a wrong key costs the query every time, as before.
       if (!row || row.status === 'terminated') return null;
       const identity = { keyId: row.keyId, agentId: row.agentId, companyId: row.companyId };
