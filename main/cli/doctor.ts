@@ -3,7 +3,7 @@ import path from 'node:path';
 import { openDatabase } from '../core/db/connection.js';
 import { schemaStatus, type SchemaStatus } from '../core/db/migrate.js';
 import { homePaths } from '../core/context.js';
-import { VERSION } from '../core/package-root.js';
+import { VERSION } from '../core/kernel/package-root.js';
 import { defaultKeyProvider } from '../core/secrets/master-key.js';
 import { BOARD_TOKEN_FILE } from '../core/auth/board-token.js';
 import { diskUsage, type DiskUsage } from '../core/retention/disk.js';

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { registerAdapterCommands } from './adapters.js';
-import { VERSION } from '../core/package-root.js';
+import { VERSION } from '../core/kernel/package-root.js';
 import { resolveHome } from './home.js';
 import { serve } from './serve.js';
 import { doctor, formatBackups, formatDoctor, formatRestore, restoreBackupInHome } from './doctor.js';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { openDatabase, type DatabaseHandle } from '../core/db/connection.js';
 import { schemaStatus } from '../core/db/migrate.js';
 import { homePaths } from '../core/context.js';
-import { stderrLogger, type Logger } from '../core/logger.js';
+import { stderrLogger, type Logger } from '../core/kernel/logger.js';
 import { defaultKeyProvider, type MasterKeyProvider } from '../core/secrets/master-key.js';
 import { rotateMasterKey, type RotationResult, type RotationStep } from '../core/secrets/rotation.js';
 

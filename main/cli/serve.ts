@@ -1,6 +1,6 @@
 import { createCore, type Core } from '../core/index.js';
 import { defaultKeyProvider } from '../core/secrets/master-key.js';
-import { stderrLogger } from '../core/logger.js';
+import { stderrLogger } from '../core/kernel/logger.js';
 
 export interface ServeOptions {
   home: string;

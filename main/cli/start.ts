@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT } from '../core/package-root.js';
+import { PACKAGE_ROOT } from '../core/kernel/package-root.js';
 import { devNativeBinding, gatherLaunchFacts, launch, planLaunch, provisionElectronNative } from './launch-plan.js';
 import { resolveHome } from './home.js';
 import { serve } from './serve.js';

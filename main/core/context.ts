@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Clock } from './clock.js';
+import type { Clock } from './kernel/clock.js';
 import type { Db } from './db/connection.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './kernel/logger.js';
 import type { AdapterRegistry } from '../../adapters/registry.js';
 import type { EventBus } from './events/bus.js';
 import type { RunLookup } from './heartbeat/run-lookup.js';

@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { applyMigrations, type MigrationResult } from './db/migrate.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from './kernel/clock.js';
 import { sweepStaging } from './export/staging.js';
 import { ensureRollups } from './costs/rollups.js';
-import { stderrLogger, type Logger } from './logger.js';
+import { stderrLogger, type Logger } from './kernel/logger.js';
 import { homePaths, type CoreContext } from './context.js';
 import { createServices, RUN_TOKEN_GRACE_SEC, type Services } from './services.js';
 import type { PluginInstallOptions } from './plugins/service.js';
@@ -15,7 +15,7 @@ import { buildServer } from './http/server.js';
 import { resolveBoardToken } from './auth/board-token.js';
 import { createBuiltinRegistry, type AdapterRegistry } from '../../adapters/registry.js';
 import { defaultKeyProvider, type MasterKeyProvider } from './secrets/master-key.js';
-import type { ZodApp } from './http/types.js';
+import type { ZodApp } from './kernel/route.js';
 import { EventBus } from './events/bus.js';
 import { trackConnections } from './http/connections.js';
 import type { RequestLimits } from './http/request-limits.js';
@@ -196,4 +196,4 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 }
 
 export type { CoreContext } from './context.js';
-export type { Actor } from './http/actor.js';
+export type { Actor } from './kernel/actor.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PACKAGE_ROOT, unpackedPath } from '../core/package-root.js';
+import { PACKAGE_ROOT, unpackedPath } from '../core/kernel/package-root.js';
 import type { ApiClient } from '../cli/client.js';
 
 /**

@@ -21,8 +21,8 @@ import {
   Tray,
   type WebContents,
 } from 'electron';
-import { PACKAGE_ROOT, VERSION } from '../core/package-root.js';
-import { stderrLogger } from '../core/logger.js';
+import { PACKAGE_ROOT, VERSION } from '../core/kernel/package-root.js';
+import { stderrLogger } from '../core/kernel/logger.js';
 import { resolveHome } from '../cli/home.js';
 import type { ShellPlatform, TrayLike, WebContentsLike, WindowLike } from './electron-like.js';
 import { desktopKeyProvider } from './key-provider.js';

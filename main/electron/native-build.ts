@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PACKAGE_ROOT } from '../core/package-root.js';
+import { PACKAGE_ROOT } from '../core/kernel/package-root.js';
 import { DEV_NATIVE_DIR, NATIVE_FILE } from './native-binding.js';
 
 /**

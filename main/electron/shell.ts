@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createCore, type Core, type CoreOptions } from '../core/index.js';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/kernel/logger.js';
 import type { MasterKeyProvider } from '../core/secrets/master-key.js';
 import type { ShellPlatform, WebContentsLike, WindowLike } from './electron-like.js';
 import { activityDetails, countRunningAgents, inboxItems, ShellEventBus } from './core-feeds.js';

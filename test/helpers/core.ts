@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCore, type Core, type CoreOptions } from '../../main/core/index.js';
 import { memoryKeyProvider } from '../../main/core/secrets/master-key.js';
-import { silentLogger } from '../../main/core/logger.js';
+import { silentLogger } from '../../main/core/kernel/logger.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams, PageQuery, Timestamp } from '../http/common-contract.js';
-import { badRequest } from '../errors.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams, PageQuery, Timestamp } from '../kernel/common-contract.js';
+import { badRequest } from '../kernel/errors.js';
 import { decodeCursor } from './service.js';
 import { requireCompany } from '../companies/service.js';
 

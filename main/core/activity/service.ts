@@ -1,10 +1,10 @@
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import { activity, type ActivityRow } from './schema.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { actorRef } from '../http/actor.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { actorRef } from '../kernel/actor.js';
 import { emitOnCommit, type CoreContext, type Queryable } from '../context.js';
-import { assertCompanyAccess } from '../access.js';
+import { assertCompanyAccess } from '../kernel/access.js';
 
 export interface ActivityEntry {
   companyId: string | null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../http/common-contract.js';
+import { Id, Timestamp } from '../kernel/common-contract.js';
 
 export const AdapterTypeParams = z.strictObject({
   companyId: Id,

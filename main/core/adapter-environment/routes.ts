@@ -1,5 +1,5 @@
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { AdapterTypeParams, EnvironmentTestResult, TestEnvironmentBody } from './contract.js';
 import { assertSecretsGranted } from '../secrets/grants.js';
 import { findSecretRefs } from '../secrets/refs.js';

@@ -1,10 +1,10 @@
 import { SECRET_NOT_RESOLVED, sandboxCheck, type EnvironmentCheck as Check } from '@service/adapter-utils';
 import { splitConfinement } from '../../../adapters/config-values.js';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { requireCompany } from '../companies/service.js';
 import { validateAdapterConfig } from '../agents/adapter-config.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../kernel/errors.js';
 import type { ResolvedEnv } from '../secrets/resolve.js';
 import { EnvironmentCheck, type EnvironmentTestResult } from './contract.js';
 

@@ -1,7 +1,7 @@
 import type { AdapterRegistry } from '../../../adapters/registry.js';
-import { badRequest, forbidden } from '../errors.js';
-import type { Actor } from '../http/actor.js';
-import { fieldProblems, validationError } from '../http/error-contract.js';
+import { badRequest, forbidden } from '../kernel/errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { fieldProblems, validationError } from '../kernel/error-contract.js';
 import type { Queryable } from '../context.js';
 import { assertSecretRefs } from '../secrets/refs.js';
 import { ConfinementConfig, splitConfinement } from '../../../adapters/config-values.js';

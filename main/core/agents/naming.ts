@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { agents } from './schema.js';
 import type { Queryable } from '../context.js';
-import { conflict } from '../errors.js';
+import { conflict } from '../kernel/errors.js';
 
 /** A shortname from a display name: "Ada Lovelace (CEO)" -> "ada-lovelace-ceo". */
 export function slugify(name: string): string {

@@ -3,7 +3,7 @@ import { agents, type AgentRow } from './schema.js';
 import type { Agent } from './contract.js';
 import type { Queryable } from '../context.js';
 import { monthlySpendByAgent, monthlySpendOfAgent } from '../costs/spend.js';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { configSeenBy } from '../secrets/grants.js';
 
 type ChainSource = Pick<AgentRow, 'id' | 'name' | 'role' | 'reportsTo'>;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../http/header-page.js';
-import { CompanyIdParams, EmptyBody, Id } from '../http/common-contract.js';
-import { badRequest, ServiceError } from '../errors.js';
+import { CompanyIdParams, EmptyBody, Id } from '../kernel/common-contract.js';
+import { badRequest, ServiceError } from '../kernel/errors.js';
 import {
   AdapterModel,
   Agent,

@@ -1,5 +1,5 @@
 import type { KeysetPage, KeysetQuery } from '../db/keyset.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { agents, agentApiKeys, type AgentRow, type AgentStatus } from './schema.js';
 import { verifiedKeysOf } from './verified-keys.js';
@@ -8,14 +8,14 @@ import { presentAgent, presentCompanyAgents } from './present.js';
 import { assertConfinementByBoard, validateAdapterConfig } from './adapter-config.js';
 import { appendConfigRevision, findConfigRevision, listConfigRevisions } from './revisions.js';
 import { assertNameFree, assertUrlKeyFree, uniqueUrlKey } from './naming.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { assertBoard, assertRecordAccess } from '../access.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertBoard, assertRecordAccess } from '../kernel/access.js';
+import { badRequest, conflict, forbidden, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
-import { changedFields } from '../patch.js';
+import { changedFields } from '../kernel/patch.js';
 import { cancelRuns, reconcileAgentBudget, settleBudgetPause, settleBudgetPauses, type RunCancellation } from '../costs/budget-rules.js';
 import { budgetStop } from '../costs/budget-check.js';
 

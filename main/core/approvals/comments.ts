@@ -6,8 +6,8 @@ import { approvalLabel, requireApproval } from './records.js';
 import { issues } from '../issues/schema.js';
 import type { Issue } from '../issues/contract.js';
 import { toIssue } from '../issues/present.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 

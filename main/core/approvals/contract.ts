@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cents, Id, LongText, Name, Timestamp } from '../http/common-contract.js';
+import { Cents, Id, LongText, Name, Timestamp } from '../kernel/common-contract.js';
 import { Agent, CreateAgentBody } from '../agents/contract.js';
 import { IssueRef } from '../issues/params.js';
 import { APPROVAL_STATUSES, APPROVAL_TYPES } from './schema.js';

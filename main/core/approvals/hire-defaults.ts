@@ -2,7 +2,7 @@ import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
 import type { AdapterRegistry } from '../../../adapters/registry.js';
 import { agents } from '../agents/schema.js';
 import { findSecretRefs } from '../secrets/refs.js';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../kernel/errors.js';
 import type { Queryable } from '../context.js';
 
 export interface HireAdapter {

@@ -12,11 +12,11 @@ import { defaultHireAdapter } from './hire-defaults.js';
 import { assertSecretsGranted, configSeenBy } from '../secrets/grants.js';
 import type { Queryable } from '../context.js';
 import { approvalDetail, insertApproval, resolveRequester } from './records.js';
-import type { Actor } from '../http/actor.js';
-import { conflict } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { conflict } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
 
 /** The stored payload says exactly what the draft is: the agent's own values, defaults applied. */

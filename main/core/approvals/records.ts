@@ -4,12 +4,12 @@ import { approvalEvents, approvalIssues, approvals, type ApprovalRow } from './s
 import { agents } from '../agents/schema.js';
 import { recordActivity } from '../activity/service.js';
 import type { Approval, ApprovalDetail, ApprovalStatus } from './contract.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { actorRef } from '../http/actor.js';
-import { assertRecordAccess } from '../access.js';
-import { badRequest, conflict, forbidden, notFound, ServiceError } from '../errors.js';
-import { fieldProblems, validationError, type FieldProblem } from '../http/error-contract.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { actorRef } from '../kernel/actor.js';
+import { assertRecordAccess } from '../kernel/access.js';
+import { badRequest, conflict, forbidden, notFound, ServiceError } from '../kernel/errors.js';
+import { fieldProblems, validationError, type FieldProblem } from '../kernel/error-contract.js';
 import type { Queryable } from '../context.js';
 
 export const toApproval = (row: ApprovalRow): Approval => ({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../http/header-page.js';
-import { CompanyIdParams } from '../http/common-contract.js';
+import { CompanyIdParams } from '../kernel/common-contract.js';
 import { Issue } from '../issues/contract.js';
 import {
   Approval,

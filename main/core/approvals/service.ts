@@ -16,9 +16,9 @@ import { activateDraft, createHiresService, retireDraft, updateDraft } from './h
 import { createApprovalCommentsService } from './comments.js';
 import { requestWake } from '../issues/wake.js';
 import { isUuid } from '../issues/lookup.js';
-import type { Actor } from '../http/actor.js';
-import { assertBoard } from '../access.js';
-import { badRequest, forbidden } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertBoard } from '../kernel/access.js';
+import { badRequest, forbidden } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';

@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { PathOutsideStoreError, resolveInside } from '../confined-path.js';
+import { PathOutsideStoreError, resolveInside } from '../kernel/confined-path.js';
 
 /**
  * Attachment and logo bytes live in one folder per company: `attachments/<companyId>/<storageName>`.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { Id } from '../http/common-contract.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { Id } from '../kernel/common-contract.js';
 import { sendAsset } from './serve.js';
 
 export const assetsRoutes: RouteRegistrar = (app, s) => {

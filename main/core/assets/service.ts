@@ -3,11 +3,11 @@ import { mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, createReadS
 import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { assets, type AssetRow } from './schema.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { actorRef } from '../http/actor.js';
-import { assertRecordAccess } from '../access.js';
-import { notFound } from '../errors.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { actorRef } from '../kernel/actor.js';
+import { assertRecordAccess } from '../kernel/access.js';
+import { notFound } from '../kernel/errors.js';
 import { recordActivity, type ActivityEntry } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
 import { companyFile, companyFileOrNull } from './company-files.js';

@@ -3,8 +3,8 @@ import type { Services } from '../services.js';
 import type { AssetRow } from './schema.js';
 import { MAX_UPLOAD_BYTES } from './service.js';
 import { verifiedImageType, LOGO_CONTENT_TYPES } from './image-type.js';
-import { assertBoard } from '../access.js';
-import { badRequest, ServiceError } from '../errors.js';
+import { assertBoard } from '../kernel/access.js';
+import { badRequest, ServiceError } from '../kernel/errors.js';
 import { requireCompany } from '../companies/service.js';
 
 export interface ReceivedFile {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, lte } from 'drizzle-orm';
 import { boardSessions } from './schema.js';
 import { hashKey } from './tokens.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import type { CoreContext } from '../context.js';
 
 /** A browser stays signed in this long after signing in (across tabs and restarts). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cents, Id, LongText, Name, Timestamp } from '../http/common-contract.js';
+import { Cents, Id, LongText, Name, Timestamp } from '../kernel/common-contract.js';
 
 export const CompanyStatus = z.enum(['active', 'paused', 'archived']);
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams } from '../http/common-contract.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams } from '../kernel/common-contract.js';
 import { Company, CreateCompanyBody, ListCompaniesQuery, LogoUploadResult, PatchCompanyBody } from './contract.js';
-import { EmptyBody } from '../http/common-contract.js';
+import { EmptyBody } from '../kernel/common-contract.js';
 import { receiveLogo } from '../assets/upload.js';
 import { assetContentUrl } from './service.js';
 

@@ -2,13 +2,13 @@ import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { companies, type CompanyRow } from './schema.js';
 import { assets } from '../assets/schema.js';
 import type { Company } from './contract.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { assertBoard, assertCompanyAccess } from '../access.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertBoard, assertCompanyAccess } from '../kernel/access.js';
+import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { changedFields } from '../patch.js';
+import { changedFields } from '../kernel/patch.js';
 import { uniqueIssuePrefix } from './issue-prefix.js';
 import { cancelRuns, reconcileCompanyBudget, type RunCancellation } from '../costs/budget-rules.js';
 

@@ -5,7 +5,7 @@ import { budgetAlerts } from './schema.js';
 import { agentSpendMicro, companySpendMicro } from './spend.js';
 import { microToCents, reachedPercent, STOP_PERCENT, WARNING_PERCENT } from './money.js';
 import { inWindow, monthWindow, type MonthWindow } from './window.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cents, Id, Timestamp } from '../http/common-contract.js';
+import { Cents, Id, Timestamp } from '../kernel/common-contract.js';
 import { MAX_EVENT_CENTS } from './money.js';
 import { MONTH_PATTERN } from './window.js';
 

@@ -1,8 +1,8 @@
 import { and, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
-import { assertBoard } from '../access.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { assertBoard } from '../kernel/access.js';
+import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { updateActivity } from './activity-records.js';

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { recordActivity } from '../activity/service.js';
-import type { Actor } from '../http/actor.js';
-import { actorRef } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
+import { actorRef } from '../kernel/actor.js';
 import type { Queryable } from '../context.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import type { Contact } from './contact.js';
 import type { ChannelAdapter } from './channels/types.js';
 import { crmActivities, type CrmActivityRow, type CrmActivityStatus, type CrmOutboxRow } from './schema.js';

@@ -1,12 +1,12 @@
 import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
-import { assertBoard } from '../access.js';
-import { conflict, notFound } from '../errors.js';
-import { validationError } from '../http/error-contract.js';
+import { assertBoard } from '../kernel/access.js';
+import { conflict, notFound } from '../kernel/errors.js';
+import { validationError } from '../kernel/error-contract.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { normalizeAllowlistValue } from './contact.js';
 import { requireOutbox } from './outboxes.js';
 import { crmAllowlistEntries, type CrmChannel } from './schema.js';

@@ -1,12 +1,12 @@
 import { and, asc, eq, isNull, ne, type SQL } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { conflict, notFound } from '../errors.js';
-import { validationError } from '../http/error-contract.js';
+import { conflict, notFound } from '../kernel/errors.js';
+import { validationError } from '../kernel/error-contract.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { issues } from '../issues/schema.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { crmContentPieces, type CrmContentPieceRow } from './schema.js';
 import type { ContentPiece, CreateContentPieceInput, ListContentPiecesQuery, UpdateContentPieceInput } from './contract.js';
 import { toContentPiece } from './present.js';

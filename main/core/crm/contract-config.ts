@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Name, NameText, Timestamp } from '../http/common-contract.js';
+import { Id, Name, NameText, Timestamp } from '../kernel/common-contract.js';
 import { SecretUri } from '../secrets/refs.js';
 import { CRM_ALLOWLIST_KINDS, CRM_CHANNELS, CRM_RULE_ACTIONS } from './schema.js';
 import { isTimeZone } from './rule-matcher.js';

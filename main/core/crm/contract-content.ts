@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp, TitleText } from '../http/common-contract.js';
+import { Id, Timestamp, TitleText } from '../kernel/common-contract.js';
 import { CrmChannel, Niche, Tags } from './contract-config.js';
 import { utf8Bytes } from './bytes.js';
 import { sourcePathProblem } from './source-path.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, PageQuery, Timestamp } from '../http/common-contract.js';
+import { Id, PageQuery, Timestamp } from '../kernel/common-contract.js';
 import { CrmChannel, Tags } from './contract-config.js';
 import { CRM_ACTIVITY_STATUSES } from './schema.js';
 

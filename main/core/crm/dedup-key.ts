@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../kernel/canonical-json.js';
 
 /**
  * The dedup key of an outbound message (spec 4.8 `clientDedupKey`): lower-case hex sha256 of the

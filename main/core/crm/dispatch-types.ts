@@ -1,4 +1,4 @@
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import type { CrmActivityRow, CrmChannel } from './schema.js';
 
 /**

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
-import { badRequest, conflict, forbidden, notFound, ServiceError } from '../errors.js';
-import { validationError } from '../http/error-contract.js';
-import { assertCompanyAccess } from '../access.js';
+import { badRequest, conflict, forbidden, notFound, ServiceError } from '../kernel/errors.js';
+import { validationError } from '../kernel/error-contract.js';
+import { assertCompanyAccess } from '../kernel/access.js';
 import { requireCompany } from '../companies/service.js';
 import { channelAdapters } from './channels/index.js';
 import { ChannelError, type ChannelResult } from './channels/types.js';

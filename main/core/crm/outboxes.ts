@@ -1,13 +1,13 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { assertBoard } from '../access.js';
-import { notFound } from '../errors.js';
-import { validationError } from '../http/error-contract.js';
+import { assertBoard } from '../kernel/access.js';
+import { notFound } from '../kernel/errors.js';
+import { validationError } from '../kernel/error-contract.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { assertSecretUri } from '../secrets/refs.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { channelAdapters } from './channels/index.js';
 import { crmOutboxes, type CrmChannel, type CrmOutboxRow } from './schema.js';
 import type { CreateOutboxInput, Outbox, UpdateOutboxInput } from './contract.js';

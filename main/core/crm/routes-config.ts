@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ZodApp } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams } from '../http/common-contract.js';
+import type { ZodApp } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams } from '../kernel/common-contract.js';
 import type { Services } from '../services.js';
 import {
   AllowlistEntry,

@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { assertBoard } from '../access.js';
-import { notFound } from '../errors.js';
+import { assertBoard } from '../kernel/access.js';
+import { notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { localMinutes, ruleMatches } from './rule-matcher.js';
 import { crmApprovalRules, type CrmApprovalRuleRow, type CrmRulePredicate } from './schema.js';
 import type { ApprovalRule, CreateRuleInput, PreviewRuleInput, UpdateRuleInput } from './contract.js';

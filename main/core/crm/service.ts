@@ -1,4 +1,4 @@
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import type { CoreContext } from '../context.js';
 import { createDispatcher, type DispatcherDeps } from './dispatcher.js';
 import { createOutboxesService } from './outboxes.js';

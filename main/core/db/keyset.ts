@@ -1,6 +1,6 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../kernel/errors.js';
 
 /** One page of a list kept in (sort column, rowid) order: no list answers with all its rows. */
 export interface KeysetQuery {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { DatabaseHandle } from './connection.js';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../kernel/package-root.js';
 
 export const MIGRATIONS_FOLDER = path.join(PACKAGE_ROOT, 'main', 'core', 'db', 'migrations');
 const MIGRATIONS_TABLE = '__drizzle_migrations';

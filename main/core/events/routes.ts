@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams } from '../http/common-contract.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams } from '../kernel/common-contract.js';
 import { requireCompany } from '../companies/service.js';
 import type { CompanyEvent } from './bus.js';
 

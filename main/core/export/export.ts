@@ -3,7 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import * as tar from 'tar';
 import type { HomePaths } from '../context.js';
-import { VERSION } from '../package-root.js';
+import { VERSION } from '../kernel/package-root.js';
 import { discoverScope, EXCLUDED_TABLES, selectRows } from './scope.js';
 import { dataFileName, encodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, type ExportManifest } from './format.js';
 import { storedTranscriptPathOrNull } from '../heartbeat/transcript-file.js';

@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../kernel/errors.js';
 import { discoverScope, quoteIdent as q, type ScopedTable } from './scope.js';
 import { decodeRow, isDataFileName, isUuid, LineTooLongError, readLines, type ExportManifest, type ExportManifestV1 } from './format.js';
 import { shown, type Unpacked } from './unpack.js';

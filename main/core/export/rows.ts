@@ -5,7 +5,7 @@ import { z } from 'zod';
 import * as schema from '../db/schema.js';
 import { DocumentKey } from '../issues/documents/contract.js';
 import type { ScopedTable } from './scope.js';
-import { plainNameProblem } from '../confined-path.js';
+import { plainNameProblem } from '../kernel/confined-path.js';
 
 /**
  * Row validation for imports: each table's row is checked against a strict zod schema derived from

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, LongText, Name, Timestamp } from '../http/common-contract.js';
+import { Id, LongText, Name, Timestamp } from '../kernel/common-contract.js';
 
 export const GoalStatus = z.enum(['active', 'achieved', 'abandoned']);
 

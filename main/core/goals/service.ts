@@ -1,15 +1,15 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { goals, type GoalRow } from './schema.js';
 import type { Goal } from './contract.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { assertRecordAccess } from '../access.js';
-import { badRequest, notFound } from '../errors.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertRecordAccess } from '../kernel/access.js';
+import { badRequest, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { projects } from '../projects/schema.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { changedFields } from '../patch.js';
+import { changedFields } from '../kernel/patch.js';
 
 const toGoal = (row: GoalRow): Goal => ({ ...row });
 

@@ -1,7 +1,7 @@
 import type { Confinement, ServerAdapterModule } from '@service/adapter-utils';
 import { splitConfinement } from '../../../adapters/config-values.js';
 import type { HomePaths } from '../context.js';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../kernel/package-root.js';
 
 /**
  * How one run's processes are confined (docs/security.md, "What an agent can and cannot reach"):

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../http/common-contract.js';
+import { Id, Timestamp } from '../kernel/common-contract.js';
 import { RUN_STATUSES } from './schema.js';
 import { PutRetentionShape, RetentionSettingsShape } from '../retention/settings.js';
 import { Limits, PutLimitsBody } from '../limits/settings.js';

@@ -8,7 +8,7 @@ import type { AgentRow } from '../agents/schema.js';
 import { executeRun, finishRun, type RunDeps } from './run-execution.js';
 import { recoverRuns } from './recovery.js';
 import { settleBudgetPauses } from '../costs/budget-rules.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, type CoreContext, type Tx } from '../context.js';
 import type { RunLookup } from './run-lookup.js';

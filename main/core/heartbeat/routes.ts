@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams, Id } from '../http/common-contract.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams, Id } from '../kernel/common-contract.js';
 import { AgentIdParams } from '../agents/contract.js';
 import { HeartbeatRun, HeartbeatSettings, InstanceSettings, ListRunsQuery, PutHeartbeatSettingsBody, PutInstanceSettingsBody, RunLogPage } from './contract.js';
 

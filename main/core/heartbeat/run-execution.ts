@@ -13,7 +13,7 @@ import { recordActivity } from '../activity/service.js';
 import { centsToMicro } from '../costs/money.js';
 import { heartbeatRuntimeSkill } from './skill-routes.js';
 import { inTransaction, type CoreContext } from '../context.js';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import type { ResolvedEnv } from '../secrets/resolve.js';
 import type { RunWorkspace, WorkspacesService } from '../workspaces/service.js';
 

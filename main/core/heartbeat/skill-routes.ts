@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { PACKAGE_ROOT } from '../package-root.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { PACKAGE_ROOT } from '../kernel/package-root.js';
 
 /**
  * The heartbeat skill: a markdown guide any agent CLI can follow. dist/ holds no .md files, so it

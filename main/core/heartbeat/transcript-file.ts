@@ -1,4 +1,4 @@
-import { PathOutsideStoreError, resolveInside } from '../confined-path.js';
+import { PathOutsideStoreError, resolveInside } from '../kernel/confined-path.js';
 import { transcriptPath } from './transcript.js';
 
 /**

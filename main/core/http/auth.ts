@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { Actor } from './actor.js';
+import type { Actor } from '../kernel/actor.js';
 import { parseBearer, secretMatcher, AGENT_KEY_PREFIX } from '../auth/tokens.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError } from '../kernel/errors.js';
 import type { AgentKeysService } from '../agents/keys.js';
 import { looksLikeJwt } from '../heartbeat/run-token.js';
 import type { BoardSessionsService } from '../auth/sessions.js';

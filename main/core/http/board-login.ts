@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { hashKey, secretEquals } from '../auth/tokens.js';
-import type { Clock } from '../clock.js';
-import { ServiceError } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import { ServiceError } from '../kernel/errors.js';
 import { BOARD_SESSION_TTL_MS, type BoardSessionsService } from '../auth/sessions.js';
-import { errorResponses, type ZodApp } from './types.js';
-import { assertBoard } from '../access.js';
+import { errorResponses, type ZodApp } from '../kernel/route.js';
+import { assertBoard } from '../kernel/access.js';
 
 /** A login link is meant to be opened right after `serve` prints it. */
 export const LOGIN_CODE_TTL_MS = 15 * 60 * 1000;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { setupDemo } from '../../demo/setup.js';
-import { assertBoard } from '../access.js';
-import { ServiceError } from '../errors.js';
+import { assertBoard } from '../kernel/access.js';
+import { ServiceError } from '../kernel/errors.js';
 import type { BoardLoginCodes } from './board-login.js';
-import { errorResponses, type ZodApp } from './types.js';
+import { errorResponses, type ZodApp } from '../kernel/route.js';
 
 /**
  * `POST /api/demo`: the onboarding's "start the demo company". It runs the same setup as

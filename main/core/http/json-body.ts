@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.js';
-import { validationError } from './error-contract.js';
-import { hasLoneSurrogate } from './text-rules.js';
+import { ServiceError } from '../kernel/errors.js';
+import { validationError } from '../kernel/error-contract.js';
+import { hasLoneSurrogate } from '../kernel/text-rules.js';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. The deepest body of this API

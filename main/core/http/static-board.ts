@@ -2,10 +2,10 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
-import { PACKAGE_ROOT } from '../package-root.js';
-import type { ZodApp } from './types.js';
+import { PACKAGE_ROOT } from '../kernel/package-root.js';
+import type { ZodApp } from '../kernel/route.js';
 import type { BoardLoginCodes } from './board-login.js';
-import { sendError } from './error-contract.js';
+import { sendError } from './error-response.js';
 import { demoRoutes } from './demo-routes.js';
 
 /** Where `npm run build` puts the renderer (vite.config.ts). */

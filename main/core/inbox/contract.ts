@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../http/common-contract.js';
+import { Id, Timestamp } from '../kernel/common-contract.js';
 
 export const INBOX_KINDS = ['approval', 'interaction', 'run_failed', 'budget_warning', 'budget_stop', 'issue_blocked', 'crm_draft', 'limit_hit'] as const;
 export const INBOX_ACTIONS = ['approve', 'reject', 'answer', 'accept', 'retry', 'open', 'dismiss'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from '../http/common-contract.js';
+import { Id } from '../kernel/common-contract.js';
 import { IssueIdParams } from './params.js';
 
 export const AddBlockerBody = z.strictObject({ blockerIssueId: z.string().trim().min(1).max(64).describe('Issue id or identifier (e.g. ACME-7) of the same company') });

@@ -3,8 +3,8 @@ import { issues, wakeRequests, type IssueRow } from './schema.js';
 import { issueBlockers } from './blockers-schema.js';
 import { requireIssue } from './lookup.js';
 import { requestWake } from './wake.js';
-import type { Actor } from '../http/actor.js';
-import { badRequest, conflict, notFound, ServiceError } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { badRequest, conflict, notFound, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 

@@ -5,8 +5,8 @@ import type { Issue } from './contract.js';
 import { toIssue } from './present.js';
 import { blockedRefusal } from './blockers.js';
 import { requireIssue } from './lookup.js';
-import type { Actor } from '../http/actor.js';
-import { badRequest, conflict, forbidden, ServiceError } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { badRequest, conflict, forbidden, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
 

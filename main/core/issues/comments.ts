@@ -6,11 +6,11 @@ import { findMentions } from './mentions.js';
 import { requestWake } from './wake.js';
 import { requireIssue } from './lookup.js';
 import { supersedeForBoardComment } from './interactions/supersede.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, type CoreContext, type Queryable, type Tx } from '../context.js';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../kernel/errors.js';
 import { limitsOf } from '../limits/service.js';
 
 const toComment = (row: IssueCommentRow, mentioned: string[]): Comment => ({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp, TitleText } from '../http/common-contract.js';
+import { Id, Timestamp, TitleText } from '../kernel/common-contract.js';
 import { ISSUE_PRIORITIES, ISSUE_STATUSES } from './schema.js';
 import { DocumentSummary, PlanDocument } from './documents/contract.js';
 import { LabelIds } from '../labels/contract.js';

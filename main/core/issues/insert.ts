@@ -3,9 +3,9 @@ import { issues, ISSUE_PRIORITIES, type IssuePriority, type IssueRow, type Issue
 import { companies } from '../companies/schema.js';
 import { requestWake } from './wake.js';
 import { openBlockers } from './blockers.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { actorRef } from '../http/actor.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { actorRef } from '../kernel/actor.js';
 import { recordActivity } from '../activity/service.js';
 import type { Tx } from '../context.js';
 

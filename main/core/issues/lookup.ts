@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { prepared } from '../db/prepared.js';
 import { issues, type IssueRow } from './schema.js';
-import type { Actor } from '../http/actor.js';
+import type { Actor } from '../kernel/actor.js';
 import type { Queryable } from '../context.js';
-import { assertRecordAccess } from '../access.js';
-import { notFound } from '../errors.js';
+import { assertRecordAccess } from '../kernel/access.js';
+import { notFound } from '../kernel/errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const IDENTIFIER = /^[A-Z][A-Z0-9]{0,9}-[1-9][0-9]{0,9}$/;

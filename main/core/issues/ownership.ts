@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { IssueRow } from './schema.js';
 import { agents } from '../agents/schema.js';
-import type { Actor } from '../http/actor.js';
-import { conflict } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { conflict } from '../kernel/errors.js';
 import type { Tx } from '../context.js';
 
 /**

@@ -3,7 +3,7 @@ import { agents, type AgentRow } from '../agents/schema.js';
 import { projects } from '../projects/schema.js';
 import { goals } from '../goals/schema.js';
 import { issues } from './schema.js';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../kernel/errors.js';
 import type { Queryable } from '../context.js';
 import { isUuid } from './lookup.js';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams, EmptyBody } from '../http/common-contract.js';
-import { ServiceError, badRequest } from '../errors.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams, EmptyBody } from '../kernel/common-contract.js';
+import { ServiceError, badRequest } from '../kernel/errors.js';
 import { CheckoutBody, Comment, CreateCommentBody, CreateIssueBody, Issue, IssueDetail, IssuePage, IssueWithLinks, ListCommentsQuery, ListIssuesQuery, PatchIssueBody } from './contract.js';
 import { AddBlockerBody, BlockerParams, IssueDependencies } from './blockers-contract.js';
 import { retryAfterOnError } from '../limits/service.js';

@@ -1,5 +1,5 @@
 import { wakeRequests, type WakeReason } from './schema.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import type { Queryable } from '../context.js';
 
 export interface WakeInput {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../http/common-contract.js';
+import { Id, Timestamp } from '../kernel/common-contract.js';
 
 export const Label = z
   .object({ id: Id, companyId: Id, name: z.string(), color: z.string().describe('#rrggbb'), createdAt: Timestamp, updatedAt: Timestamp })

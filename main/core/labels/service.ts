@@ -1,13 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { labels, issueLabels, type LabelRow } from './schema.js';
 import type { Label } from './contract.js';
-import type { Actor } from '../http/actor.js';
-import { assertRecordAccess } from '../access.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertRecordAccess } from '../kernel/access.js';
+import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 
 const toLabel = (r: LabelRow): Label => ({ id: r.id, companyId: r.companyId, name: r.name, color: r.color, createdAt: r.createdAt, updatedAt: r.updatedAt });
 

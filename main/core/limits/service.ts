@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.js';
-import type { Actor } from '../http/actor.js';
+import { ServiceError } from '../kernel/errors.js';
+import type { Actor } from '../kernel/actor.js';
 import { agents } from '../agents/schema.js';
 import { assets } from '../assets/schema.js';
 import { recordActivity } from '../activity/service.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../http/common-contract.js';
+import { Timestamp } from '../kernel/common-contract.js';
 
 /** POSIX or Windows absolute path; written out because the renderer imports this file (no node:path). */
 const isAbsolutePath = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');

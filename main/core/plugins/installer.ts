@@ -1,9 +1,9 @@
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { t as listTar } from 'tar';
-import { conflict, ServiceError } from '../errors.js';
-import { validationError } from '../http/error-contract.js';
-import type { Logger } from '../logger.js';
+import { conflict, ServiceError } from '../kernel/errors.js';
+import { validationError } from '../kernel/error-contract.js';
+import type { Logger } from '../kernel/logger.js';
 import type { PluginEntry } from './contract.js';
 import { linkLocalPackage, packageDir, readDependencies, readPackageJson, unlinkLocalPackage } from './install-dir.js';
 import { runNpm, type NpmOptions } from './npm.js';

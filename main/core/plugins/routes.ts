@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { AdapterListEntry, AdapterTypeParams, InstallAdapterBody, InstalledAdapter, UiParserResponse, UninstalledAdapter } from './contract.js';
 
 const tags = ['adapters'];

@@ -1,7 +1,7 @@
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../http/actor.js';
-import { assertBoard } from '../access.js';
-import { conflict, notFound, ServiceError } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertBoard } from '../kernel/access.js';
+import { conflict, notFound, ServiceError } from '../kernel/errors.js';
 import type { AdapterListEntry, InstallAdapterInput, InstalledAdapter, PluginEntry, UiParserResponse } from './contract.js';
 import { pluginPaths, PluginStore } from './store.js';
 import { errorText, loadPackage, type LoadedPackage } from './loader.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UI_PARSER_CONTRACT_VERSION } from '@service/adapter-utils';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../kernel/package-root.js';
 import { resolveExport, type PluginPackageJson } from './install-dir.js';
 import type { UiParserResponse } from './contract.js';
 

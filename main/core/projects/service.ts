@@ -1,14 +1,14 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { projects, type ProjectRow } from './schema.js';
 import type { Project } from './contract.js';
-import { newId } from '../ids.js';
-import type { Actor } from '../http/actor.js';
-import { assertBoard, assertRecordAccess } from '../access.js';
-import { notFound } from '../errors.js';
+import { newId } from '../kernel/ids.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertBoard, assertRecordAccess } from '../kernel/access.js';
+import { notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
-import { changedFields } from '../patch.js';
+import { changedFields } from '../kernel/patch.js';
 import { validateWorkspace } from '../workspaces/validate.js';
 
 const toProject = ({ workspaceRepoPath, workspaceBaseBranch, ...row }: ProjectRow): Project => ({

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { homePaths } from '../context.js';
-import { resolveInsideOrNull } from '../confined-path.js';
+import { resolveInsideOrNull } from '../kernel/confined-path.js';
 
 export interface BackupFile {
   name: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { assertBoard } from '../access.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { assertBoard } from '../kernel/access.js';
 import { diskUsage } from './disk.js';
 import { listBackups } from './backups.js';
 import { CompanyDiskUse, companyDiskUse } from '../limits/usage.js';

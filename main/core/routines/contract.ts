@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../http/common-contract.js';
+import { Id, Timestamp } from '../kernel/common-contract.js';
 import { IssuePriority, IssueStatus, AgentRef } from '../issues/contract.js';
 import { CATCH_UP_POLICIES, CONCURRENCY_POLICIES, FIRING_OUTCOMES, FIRING_TRIGGERS } from './schema.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams } from '../http/common-contract.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams } from '../kernel/common-contract.js';
 import { CreateRoutineBody, FiringsQuery, HookParams, PatchRoutineBody, Routine, RoutineFiring, RoutineIdParams, RoutineWithToken } from './contract.js';
 import { MAX_WEBHOOK_BODY_BYTES } from './service.js';
 

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { routineFirings, routines, type RoutineRow } from './schema.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, type CoreContext } from '../context.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { MAX_SLOTS_PER_PASS, slotsBetween, type Slot } from './slots.js';
 import { materializePending, type FiringHooks } from './firing.js';
 

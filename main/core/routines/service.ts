@@ -5,13 +5,13 @@ import type { CreateRoutineInput, PatchRoutineInput, Routine, RoutineFiring, Rou
 import { issues } from '../issues/schema.js';
 import { assertProject, resolveAssignee } from '../issues/references.js';
 import { hashKey } from '../auth/tokens.js';
-import type { Actor } from '../http/actor.js';
-import { assertRecordAccess } from '../access.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertRecordAccess } from '../kernel/access.js';
+import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { cronProblem, nextSlots } from './slots.js';
 import { materializeFiring, type FiringHooks } from './firing.js';
 

@@ -1,6 +1,6 @@
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
-import { CompanyIdParams } from '../http/common-contract.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
+import { CompanyIdParams } from '../kernel/common-contract.js';
 import { SearchQuery, SearchResults } from './contract.js';
 
 export const searchRoutes: RouteRegistrar = (app, s) => {

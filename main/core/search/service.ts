@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../http/actor.js';
-import { assertCompanyAccess } from '../access.js';
+import type { Actor } from '../kernel/actor.js';
+import { assertCompanyAccess } from '../kernel/access.js';
 import { likeContains, MARK_END, MARK_START, snippetParts, toFtsQuery } from './query.js';
 import type { SearchQuery, SearchResults } from './contract.js';
 

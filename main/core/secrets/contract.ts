@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../http/common-contract.js';
+import { Id, Timestamp } from '../kernel/common-contract.js';
 
 export const MAX_SECRET_VALUE_BYTES = 64 * 1024;
 

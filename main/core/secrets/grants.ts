@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../context.js';
-import type { Actor } from '../http/actor.js';
-import { ServiceError } from '../errors.js';
+import type { Actor } from '../kernel/actor.js';
+import { ServiceError } from '../kernel/errors.js';
 import { agents } from '../agents/schema.js';
 import { findSecretRefs, SecretRef } from './refs.js';
 import { secrets } from './schema.js';

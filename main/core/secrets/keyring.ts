@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/connection.js';
 import type { Queryable } from '../context.js';
-import type { Logger } from '../logger.js';
-import { ServiceError } from '../errors.js';
+import type { Logger } from '../kernel/logger.js';
+import { ServiceError } from '../kernel/errors.js';
 import { masterKeyState } from './schema.js';
 import type { MasterKeyProvider } from './master-key.js';
 import { CANARY_PLAINTEXT, canaryAad, opens, seal } from './crypto.js';

@@ -2,8 +2,8 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { SecretRef } from '../../../adapters/config-values.js';
 import type { Queryable } from '../context.js';
-import { badRequest } from '../errors.js';
-import type { FieldProblem } from '../http/error-contract.js';
+import { badRequest } from '../kernel/errors.js';
+import type { FieldProblem } from '../kernel/error-contract.js';
 import { agents } from '../agents/schema.js';
 import { secrets, secretVersions } from './schema.js';
 

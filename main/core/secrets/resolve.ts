@@ -4,7 +4,7 @@ import { open, versionAad } from './crypto.js';
 import type { Keyring } from './keyring.js';
 import { parseSecretUri, SecretRef } from './refs.js';
 import type { CoreContext } from '../context.js';
-import { badRequest, ServiceError } from '../errors.js';
+import { badRequest, ServiceError } from '../kernel/errors.js';
 
 export interface ResolvedSecret {
   secretId: string;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/connection.js';
-import type { Logger } from '../logger.js';
-import { ServiceError } from '../errors.js';
+import type { Logger } from '../kernel/logger.js';
+import { ServiceError } from '../kernel/errors.js';
 import { masterKeyState, secretVersions } from './schema.js';
 import { KEY_BYTES, type MasterKeyProvider } from './master-key.js';
 import { open, seal, versionAad } from './crypto.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { conflict } from '../errors.js';
+import { conflict } from '../kernel/errors.js';
 import { git, gitOk } from './git.js';
 import type { WorkspaceRef } from './inspect.js';
 

@@ -1,5 +1,5 @@
-import type { RouteRegistrar } from '../http/types.js';
-import { errorResponses } from '../http/types.js';
+import type { RouteRegistrar } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { IssueIdParams } from '../issues/params.js';
 import { DiscardWorkspaceBody, IssueWorkspace, WorkspaceDiff, WorkspaceDiscard, WorkspaceMerge } from './contract.js';
 

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../kernel/errors.js';
 import { gitSync } from './git.js';
 
 export interface WorkspaceSetting {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Actor } from '../../../main/core/http/actor.js';
-import type { Clock } from '../../../main/core/clock.js';
+import type { Actor } from '../../../main/core/kernel/actor.js';
+import type { Clock } from '../../../main/core/kernel/clock.js';
 import { inTransaction } from '../../../main/core/context.js';
 import { startCore, type ApiResponse, type TestCore } from '../../helpers/core.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, createAgentKey, createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { VERIFIED_KEY_TTL_MS } from '../../../main/core/agents/verified-keys.js';
-import type { Clock } from '../../../main/core/clock.js';
+import type { Clock } from '../../../main/core/kernel/clock.js';
 
 // Verified agent keys are cached by hash for a few seconds (issue 17). A cache is only safe if
 // every way a key stops being valid reaches it: these tests use the key first, so it is cached.

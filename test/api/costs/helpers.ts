@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Clock } from '../../../main/core/clock.js';
+import type { Clock } from '../../../main/core/kernel/clock.js';
 import type { RunLookup } from '../../../main/core/heartbeat/run-lookup.js';
 import { budgetStop, type BudgetStop } from '../../../main/core/costs/budget-check.js';
 import { startCore, type ApiResponse, type TestCore } from '../../helpers/core.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, createAgentKey, createCompany, tempHome, type TestCore } from '../../helpers/core.js';
-import type { Logger } from '../../../main/core/logger.js';
+import type { Logger } from '../../../main/core/kernel/logger.js';
 import { chatAnswer, createSecret, fakeApi, piece, sha256, startCrmCore } from './helpers.js';
 
 const hooksFile = (home: string, body: unknown) => writeFileSync(path.join(home, 'post-issue-hooks.json'), typeof body === 'string' ? body : JSON.stringify(body));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../main/core/canonical-json.js';
+import { canonicalJson } from '../../../main/core/kernel/canonical-json.js';
 import { createDispatcher } from '../../../main/core/crm/dispatcher.js';
 import { createAgent, createAgentKey } from '../../helpers/core.js';
 import { allow, createOutbox, createSecretUri, crmWorld, platformStub, quotaOf, rule, send, type CrmWorld, type PlatformStub } from './helpers.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, createCompany, startCore, type TestCore } from '../../helpers/core.js';
-import type { Clock } from '../../../main/core/clock.js';
+import type { Clock } from '../../../main/core/kernel/clock.js';
 import { seedCompany } from './seed.js';
 
 /**

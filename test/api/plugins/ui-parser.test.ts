@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UI_PARSER_CONTRACT_VERSION } from '@service/adapter-utils';
 import { createAgent, createAgentKey, createCompany, type TestCore } from '../../helpers/core.js';
 import { builtinUiParser, isCompatible, uiParserResponse } from '../../../main/core/plugins/ui-parser.js';
-import { PACKAGE_ROOT } from '../../../main/core/package-root.js';
+import { PACKAGE_ROOT } from '../../../main/core/kernel/package-root.js';
 import { AMP_FIXTURES, ensureVendorIBuilt, pluginFixture, startPluginCore, VENDOR_I_DIR } from './helpers.js';
 
 let t: TestCore;

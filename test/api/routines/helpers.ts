@@ -1,4 +1,4 @@
-import type { Clock } from '../../../main/core/clock.js';
+import type { Clock } from '../../../main/core/kernel/clock.js';
 import { createAgent, createCompany, startCore, type TestCore } from '../../helpers/core.js';
 
 /** A clock the test moves by hand. */

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../../main/core/logger.js';
+import type { Logger } from '../../../main/core/kernel/logger.js';
 import type { TestCore } from '../../helpers/core.js';
 
 /** Creates a secret through the API and returns its metadata. */

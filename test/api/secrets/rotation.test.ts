@@ -6,7 +6,7 @@ import { createCompany, startCore, tempHome } from '../../helpers/core.js';
 import { fileKeyProvider, type MasterKeyProvider } from '../../../main/core/secrets/master-key.js';
 import type { RotationStep } from '../../../main/core/secrets/rotation.js';
 import { rotateMasterKeyInHome } from '../../../main/cli/secrets.js';
-import { silentLogger } from '../../../main/core/logger.js';
+import { silentLogger } from '../../../main/core/kernel/logger.js';
 import { createSecret, ref } from './helpers.js';
 
 const homes: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unpackedPath } from '../../../main/core/package-root.js';
+import { unpackedPath } from '../../../main/core/kernel/package-root.js';
 
 describe('unpackedPath', () => {
   it('points files inside a packaged app.asar at the unpacked copy', () => {

@@ -144,7 +144,7 @@ describe('desktop entry (main.ts) with electron replaced', () => {
 
     const reply: { returnValue?: any } = {};
     fake.state.syncHandlers.get('headcount:bootstrap')!({ ...reply, senderFrame: { url: `${origin}/` }, set returnValue(v: any) { reply.returnValue = v; } });
-    const { VERSION } = await import('../../../main/core/package-root.js');
+    const { VERSION } = await import('../../../main/core/kernel/package-root.js');
     expect(reply.returnValue).toMatchObject({ apiBaseUrl: origin, appVersion: VERSION, platform: process.platform });
     const health = await fetch(`${origin}/api/system/status`, { headers: { authorization: `Bearer ${reply.returnValue.token}` } });
     expect(health.status).toBe(200);

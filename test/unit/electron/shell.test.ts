@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../main/core/index.js';
 import { memoryKeyProvider } from '../../../main/core/secrets/master-key.js';
-import { silentLogger } from '../../../main/core/logger.js';
+import { silentLogger } from '../../../main/core/kernel/logger.js';
 import { DesktopShell } from '../../../main/electron/shell.js';
 import { contentSecurityPolicy } from '../../../main/electron/policy.js';
 import { BRIDGE_CHANNELS } from '../../../preload/contract.js';

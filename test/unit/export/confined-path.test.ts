@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PathOutsideStoreError, plainNameProblem, resolveInside, resolveInsideOrNull } from '../../../main/core/confined-path.js';
+import { PathOutsideStoreError, plainNameProblem, resolveInside, resolveInsideOrNull } from '../../../main/core/kernel/confined-path.js';
 import { storedTranscriptPath } from '../../../main/core/heartbeat/transcript-file.js';
 
 const base = mkdtempSync(path.join(os.tmpdir(), 'headcount-confine-'));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from '@service/adapter-utils';
 import type { AdapterDescriptor } from '../../../../adapters/types.js';
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../kernel/errors.js';
 import { parseVerdictText, SYSTEM_PROMPT, upstream, type BrandVoiceCheckerResult } from './checker.js';
 
 export interface AdapterCheckInput {

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../kernel/errors.js';
 import { CheckerAnswer } from './contract.js';
 
 /** One brand-voice check request, as a checker provider receives it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../../http/common-contract.js';
+import { Timestamp } from '../../kernel/common-contract.js';
 import { SecretUri } from '../../secrets/refs.js';
 import { BRAND_VOICE_VERDICTS } from './schema.js';
 

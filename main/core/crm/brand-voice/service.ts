@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
-import type { Actor } from '../../http/actor.js';
+import type { Actor } from '../../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext } from '../../context.js';
-import { badRequest, ServiceError } from '../../errors.js';
-import { assertBoard } from '../../access.js';
+import { badRequest, ServiceError } from '../../kernel/errors.js';
+import { assertBoard } from '../../kernel/access.js';
 import { requireCompany } from '../../companies/service.js';
 import { recordActivity } from '../../activity/service.js';
 import { assertSecretUri } from '../../secrets/refs.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RuntimeSkill } from '@service/adapter-utils';
-import { PACKAGE_ROOT } from '../../package-root.js';
+import { PACKAGE_ROOT } from '../../kernel/package-root.js';
 
 /** Read from the package root like the heartbeat skill: dist/ holds no .md files. */
 export const BRAND_VOICE_SKILL_FILE = path.join(PACKAGE_ROOT, 'main', 'core', 'crm', 'brand-voice', 'skill.md');

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
-import { ServiceError } from '../../errors.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
+import { ServiceError } from '../../kernel/errors.js';
 import { HOOKS_FILE_NAME, parseHooksFile, type HookDefinition, type HookFileProblem } from './config.js';
 
 export interface HookSummary {

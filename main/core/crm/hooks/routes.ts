@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../../http/types.js';
-import { errorResponses } from '../../http/types.js';
-import { EmptyBody } from '../../http/common-contract.js';
+import type { RouteRegistrar } from '../../kernel/route.js';
+import { errorResponses } from '../../kernel/route.js';
+import { EmptyBody } from '../../kernel/common-contract.js';
 import { HOOK_EVENTS } from './config.js';
 
 const Problem = z.object({ path: z.string(), message: z.string() });

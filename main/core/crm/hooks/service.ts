@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { CoreContext } from '../../context.js';
-import type { Actor } from '../../http/actor.js';
-import { forbidden } from '../../errors.js';
+import type { Actor } from '../../kernel/actor.js';
+import { forbidden } from '../../kernel/errors.js';
 import { issues } from '../../issues/schema.js';
 import type { IssueStatusChange, IssueStatusListener } from '../../issues/service.js';
 import type { BrandVoiceService } from '../brand-voice/service.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Name, PageQuery, Timestamp } from '../../http/common-contract.js';
+import { Id, Name, PageQuery, Timestamp } from '../../kernel/common-contract.js';
 import { Tags } from '../contract-config.js';
 import { isTimeZone, parseHhMm } from '../rule-matcher.js';
 import { ENROLLMENT_STATUSES, SEQUENCE_STATUSES } from './schema.js';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { inTransaction, isoNow, type CoreContext } from '../../context.js';
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../../kernel/errors.js';
 import { recordActivity } from '../../activity/service.js';
 import type { Dispatcher } from '../dispatcher.js';
 import { crmActivities, crmOutboxes, type CrmActivityRow } from '../schema.js';

@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
-import type { Actor } from '../../http/actor.js';
-import { actorRef } from '../../http/actor.js';
+import type { Actor } from '../../kernel/actor.js';
+import { actorRef } from '../../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../../context.js';
-import { conflict, notFound } from '../../errors.js';
-import { validationError } from '../../http/error-contract.js';
+import { conflict, notFound } from '../../kernel/errors.js';
+import { validationError } from '../../kernel/error-contract.js';
 import { requireCompany } from '../../companies/service.js';
 import { recordActivity } from '../../activity/service.js';
-import { newId } from '../../ids.js';
+import { newId } from '../../kernel/ids.js';
 import { channelAdapters } from '../channels/index.js';
 import { contactFormHint, parseContact } from '../contact.js';
 import { crmOutboxes, type CrmOutboxRow } from '../schema.js';

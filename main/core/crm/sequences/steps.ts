@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../context.js';
-import type { FieldProblem } from '../../http/error-contract.js';
+import type { FieldProblem } from '../../kernel/error-contract.js';
 import { channelAdapters } from '../channels/index.js';
 import { crmContentPieces, type CrmChannel, type CrmContentPieceRow } from '../schema.js';
 import type { SequenceStep } from './schema.js';

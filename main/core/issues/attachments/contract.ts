@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from '../../http/common-contract.js';
+import { Id, Timestamp } from '../../kernel/common-contract.js';
 import { IssueRef } from '../params.js';
 
 /** The multipart field that carries the file (spec 4.7 rule 6 leaves it open). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { RouteRegistrar } from '../../http/types.js';
-import { errorResponses } from '../../http/types.js';
-import { ServiceError } from '../../errors.js';
+import type { RouteRegistrar } from '../../kernel/route.js';
+import { errorResponses } from '../../kernel/route.js';
+import { ServiceError } from '../../kernel/errors.js';
 import { MAX_UPLOAD_BYTES } from '../../assets/service.js';
 import { receiveFile } from '../../assets/upload.js';
 import { sendAsset } from '../../assets/serve.js';

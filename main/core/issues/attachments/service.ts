@@ -1,9 +1,9 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { assets, type AssetRow } from '../../assets/schema.js';
 import { createAssetsService, type AssetsService } from '../../assets/service.js';
-import type { Actor } from '../../http/actor.js';
-import { assertCompanyAccess } from '../../access.js';
-import { forbidden, notFound } from '../../errors.js';
+import type { Actor } from '../../kernel/actor.js';
+import { assertCompanyAccess } from '../../kernel/access.js';
+import { forbidden, notFound } from '../../kernel/errors.js';
 import { recordActivity } from '../../activity/service.js';
 import type { CoreContext } from '../../context.js';
 import { requireIssue, touchIssue } from '../lookup.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp, TitleText } from '../../http/common-contract.js';
+import { Id, Timestamp, TitleText } from '../../kernel/common-contract.js';
 import { IssueRef } from '../params.js';
 
 /** Stable address of a document within its issue, e.g. `plan`, `design`, `notes`. */

@@ -12,11 +12,11 @@ import {
 } from './contract.js';
 import { requireIssue, touchIssue } from '../lookup.js';
 import { supersedeForDocumentRevision } from '../interactions/supersede.js';
-import { newId } from '../../ids.js';
-import type { Actor } from '../../http/actor.js';
-import { actorRef } from '../../http/actor.js';
-import { assertBoard } from '../../access.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { newId } from '../../kernel/ids.js';
+import type { Actor } from '../../kernel/actor.js';
+import { actorRef } from '../../kernel/actor.js';
+import { assertBoard } from '../../kernel/access.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { recordActivity } from '../../activity/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../../context.js';
 

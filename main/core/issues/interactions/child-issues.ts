@@ -4,8 +4,8 @@ import { companies } from '../../companies/schema.js';
 import type { AgentRow } from '../../agents/schema.js';
 import type { SuggestedTask } from './contract.js';
 import { insertIssue } from '../insert.js';
-import type { Actor } from '../../http/actor.js';
-import { conflict } from '../../errors.js';
+import type { Actor } from '../../kernel/actor.js';
+import { conflict } from '../../kernel/errors.js';
 import type { Tx } from '../../context.js';
 
 /**

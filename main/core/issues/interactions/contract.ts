@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp, TitleText } from '../../http/common-contract.js';
+import { Id, Timestamp, TitleText } from '../../kernel/common-contract.js';
 import { IssueRef } from '../params.js';
 import { DocumentKey } from '../documents/contract.js';
 import { INTERACTION_KINDS, INTERACTION_STATUSES, ISSUE_PRIORITIES } from '../schema.js';

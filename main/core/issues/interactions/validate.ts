@@ -3,8 +3,8 @@ import { issueDocumentRevisions, issueDocuments, type IssueRow } from '../schema
 import type { AgentRow } from '../../agents/schema.js';
 import type { Answers, AskUserQuestionsPayload, ConfirmationTarget, SuggestedTask } from './contract.js';
 import { resolveAssignee } from '../references.js';
-import { badRequest, conflict, ServiceError } from '../../errors.js';
-import { validationError, type FieldProblem } from '../../http/error-contract.js';
+import { badRequest, conflict, ServiceError } from '../../kernel/errors.js';
+import { validationError, type FieldProblem } from '../../kernel/error-contract.js';
 import type { Queryable } from '../../context.js';
 
 function invalidTarget(field: string, message: string): ServiceError {

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { issues } from '../../../../main/core/issues/schema.js';
 import { companies } from '../../../../main/core/companies/schema.js';
-import { newId } from '../../../../main/core/ids.js';
+import { newId } from '../../../../main/core/kernel/ids.js';
 import { createAgent, createAgentKey, createCompany, startCore, type TestCore } from '../../../helpers/core.js';
 import { tickingClock } from '../../agents/helpers.js';
 

@@ -1,4 +1,4 @@
-import type { Actor } from './http/actor.js';
+import type { Actor } from './actor.js';
 import { forbidden, notFound } from './errors.js';
 
 /** Board-only actions: budgets, approvals, keys, company administration. */

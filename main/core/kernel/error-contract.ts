@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ServiceError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { ServiceError } from './errors.js';
+import type { Logger } from './logger.js';
 
 /** The body of every 4xx/5xx response (DESIGN.md). */
 export const ErrorBody = z
