@@ -19,11 +19,11 @@ export const tempHome = (prefix = 'headcount-bench-') => mkdtempSync(path.join(o
 
 /**
  * Spawns `serve --port 0` on `home` and resolves once the listening line is printed.
- * `startupMs` is measured from just before spawn() to the line.
+ * `startupMs` is measured from just before spawn() to the line. `nodeArgs` go to node (e.g. --cpu-prof).
  */
-export function startServer(home, env = {}) {
+export function startServer(home, env = {}, nodeArgs = []) {
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, SERVICE_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { applyMigrations, type MigrationResult } from './db/migrate.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { sweepStaging } from './export/staging.js';
+import { ensureRollups } from './costs/rollups.js';
 import { stderrLogger, type Logger } from './kernel/logger.js';
 import { homePaths, type CoreContext } from './context.js';
 import { createServices, RUN_TOKEN_GRACE_SEC, type Services } from './services.js';
@@ -87,6 +88,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   try {
     const migration = await applyMigrations(database, paths.backups, clock.now());
     if (migration.backupPath) logger.info('database backed up before migrating', { backup: migration.backupPath });
+    // A database from before the spend rollups gets them built once from its cost events.
+    if (ensureRollups(database.db)) logger.info('spend rollups built from the cost events');
 
     const boardToken = options.boardToken ?? resolveBoardToken(paths.home, process.env.SERVICE_BOARD_TOKEN);
     const ctx: CoreContext = {

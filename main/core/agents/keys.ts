@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { agentApiKeys, agents, type AgentApiKeyRow } from './schema.js';
 import type { AgentKey } from './contract.js';
 import { requireAgent } from './service.js';
@@ -9,6 +9,7 @@ import { conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 import { AGENT_KEY_DISPLAY_LENGTH, generateAgentKey, hashKey } from '../auth/tokens.js';
+import { verifiedKeysOf } from './verified-keys.js';
 
 const toAgentKey = (row: AgentApiKeyRow): AgentKey => ({
   id: row.id,
@@ -28,7 +29,17 @@ export interface KeyIdentity {
 
 /** Long-lived agent API keys. Managing them is board-only; the full key is returned once. */
 export function createAgentKeysService(ctx: CoreContext) {
+  const verified = verifiedKeysOf(ctx);
+  const keyByHash = ctx.db
+    .select({ keyId: agentApiKeys.id, agentId: agents.id, companyId: agents.companyId, status: agents.status })
+    .from(agentApiKeys)
+    .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
+    .where(and(eq(agentApiKeys.keyHash, sql.placeholder('hash')), isNull(agentApiKeys.revokedAt)))
+    .prepare();
+  // When this process last wrote a key's last use: the once-a-minute rule without a read per request.
+  const touched = new Map<string, number>();
   return {
+
     create(actor: Actor, agentId: string, name: string | undefined): AgentKey & { key: string } {
       assertBoard(actor, 'manage agent keys');
       return inTransaction(ctx, (tx) => {
@@ -87,6 +98,8 @@ export function createAgentKeysService(ctx: CoreContext) {
         if (row.revokedAt) return toAgentKey(row);
         const at = isoNow(ctx);
         const updated = tx.update(agentApiKeys).set({ revokedAt: at }).where(eq(agentApiKeys.id, keyId)).returning().get();
+        // Cleared inside the transaction: no request can be let in by the cache once revoke returns.
+        verified.forgetAll();
         recordActivity(tx, at, actor, {
           companyId: agent.companyId,
           action: 'agent_key.revoked',
@@ -101,22 +114,31 @@ export function createAgentKeysService(ctx: CoreContext) {
 
     /** Resolves a presented key: unknown, revoked, or held by a terminated agent → null. */
     authenticate(key: string): KeyIdentity | null {
-      const row = ctx.db
-        .select({ keyId: agentApiKeys.id, agentId: agents.id, companyId: agents.companyId, status: agents.status })
-        .from(agentApiKeys)
-        .innerJoin(agents, eq(agents.id, agentApiKeys.agentId))
-        .where(and(eq(agentApiKeys.keyHash, hashKey(key)), isNull(agentApiKeys.revokedAt)))
-        .get();
+      const hash = hashKey(key);
+      const now = ctx.clock.now().getTime();
+      const hit = verified.get(hash, now);
+      if (hit) return hit;
+      const row = keyByHash.get({ hash });
+      // Refusals are not cached: a wrong key costs the query every time, as before.
       if (!row || row.status === 'terminated') return null;
-      return { keyId: row.keyId, agentId: row.agentId, companyId: row.companyId };
+      const identity = { keyId: row.keyId, agentId: row.agentId, companyId: row.companyId };
+      verified.set(hash, identity, now);
+      return identity;
     },
 
     /** Records use at most once a minute per key, so reads do not turn into constant writes. */
     touch(keyId: string): void {
       const at = ctx.clock.now();
+      const last = touched.get(keyId);
+      if (last !== undefined && at.getTime() - last < 60_000 && at.getTime() >= last) return;
       const row = ctx.db.select({ last: agentApiKeys.lastUsedAt }).from(agentApiKeys).where(eq(agentApiKeys.id, keyId)).get();
-      if (row?.last && at.getTime() - Date.parse(row.last) < 60_000) return;
+      if (row?.last && at.getTime() - Date.parse(row.last) < 60_000) {
+        touched.set(keyId, Date.parse(row.last));
+        return;
+      }
       ctx.db.update(agentApiKeys).set({ lastUsedAt: at.toISOString() }).where(eq(agentApiKeys.id, keyId)).run();
+      if (touched.size >= 10_000) touched.clear();
+      touched.set(keyId, at.getTime());
     },
   };
 }

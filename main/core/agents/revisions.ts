@@ -1,3 +1,4 @@
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { desc, eq, and } from 'drizzle-orm';
 import { agentConfigRevisions, type AgentConfigRevisionRow } from './schema.js';
 import type { ConfigRevision } from './contract.js';
@@ -61,15 +62,17 @@ export function appendConfigRevision(
 }
 
 /** Newest first, each configuration as `viewer` may see it (a colleague sees no values, secrets/grants.ts). */
-export function listConfigRevisions(db: Queryable, viewer: Actor, agentId: string): ConfigRevision[] {
+export function listConfigRevisions(db: Queryable, viewer: Actor, agentId: string, page: KeysetQuery): KeysetPage<ConfigRevision> {
   const owner = db.select({ companyId: agents.companyId }).from(agents).where(eq(agents.id, agentId)).get();
-  return db
-    .select()
+  const order = keyset(agentConfigRevisions, agentConfigRevisions.revisionNumber, 'desc');
+  const rows = db
+    .select({ row: agentConfigRevisions, rowid: order.rowid })
     .from(agentConfigRevisions)
-    .where(eq(agentConfigRevisions.agentId, agentId))
-    .orderBy(desc(agentConfigRevisions.revisionNumber))
-    .all()
-    .map((row) => ({ ...toConfigRevision(row), adapterConfig: configSeenBy(db, viewer, agentId, owner?.companyId ?? '', row.adapterConfig) }));
+    .where(and(eq(agentConfigRevisions.agentId, agentId), order.after(page.after)))
+    .orderBy(...order.orderBy)
+    .limit(page.limit + 1)
+    .all();
+  return order.page(rows, page.limit, (r) => r.row.revisionNumber, ({ row }) => ({ ...toConfigRevision(row), adapterConfig: configSeenBy(db, viewer, agentId, owner?.companyId ?? '', row.adapterConfig) }));
 }
 
 export function findConfigRevision(db: Queryable, agentId: string, revisionId: string) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../http/header-page.js';
 import { CompanyIdParams, EmptyBody, Id } from '../kernel/common-contract.js';
 import { badRequest, ServiceError } from '../kernel/errors.js';
 import {
@@ -89,8 +90,8 @@ export const agentsRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get('/api/agents/:agentId/config-revisions', {
-    schema: { tags, summary: 'Configuration revisions, newest first', params: AgentIdParams, response: { 200: z.array(ConfigRevision), ...errorResponses } },
-    handler: (req) => s.agents.revisions(req.actor, req.params.agentId),
+    schema: { tags, summary: 'Configuration revisions, newest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: AgentIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(ConfigRevision), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.agents.revisions(req.actor, req.params.agentId, req.query)),
   });
 
   app.post('/api/agents/:agentId/config-revisions/:revisionId/rollback', {

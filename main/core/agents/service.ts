@@ -1,6 +1,8 @@
+import type { KeysetPage, KeysetQuery } from '../db/keyset.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { agents, agentApiKeys, type AgentRow, type AgentStatus } from './schema.js';
+import { verifiedKeysOf } from './verified-keys.js';
 import type { Agent, ConfigRevision, CreateAgentInput, PatchAgentInput } from './contract.js';
 import { presentAgent, presentCompanyAgents } from './present.js';
 import { assertConfinementByBoard, validateAdapterConfig } from './adapter-config.js';
@@ -131,6 +133,7 @@ export function createAgentsService(ctx: CoreContext) {
           .set({ revokedAt: at })
           .where(and(eq(agentApiKeys.agentId, agentId), isNull(agentApiKeys.revokedAt)))
           .run();
+        verifiedKeysOf(ctx).forgetAll();
         // Direct reports move up to the terminated agent's manager so the org stays connected.
         tx.update(agents).set({ reportsTo: row.reportsTo, updatedAt: at }).where(eq(agents.reportsTo, agentId)).run();
       } else if (row.status === 'draft') {
@@ -273,9 +276,9 @@ export function createAgentsService(ctx: CoreContext) {
     resume: (actor: Actor, agentId: string) => transition(actor, agentId, 'resume'),
     terminate: (actor: Actor, agentId: string) => transition(actor, agentId, 'terminate'),
 
-    revisions(actor: Actor, agentId: string): ConfigRevision[] {
+    revisions(actor: Actor, agentId: string, page: KeysetQuery): KeysetPage<ConfigRevision> {
       requireAgent(ctx.db, actor, agentId);
-      return listConfigRevisions(ctx.db, actor, agentId);
+      return listConfigRevisions(ctx.db, actor, agentId, page);
     },
 
     /** Restores an earlier configuration as a new revision; history is never rewritten. */

@@ -1,4 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { approvalComments, approvalIssues } from './schema.js';
 import type { ApprovalComment } from './contract.js';
 import { approvalLabel, requireApproval } from './records.js';
@@ -25,15 +26,17 @@ const toComment = (row: CommentRow): ApprovalComment => ({
 export function createApprovalCommentsService(ctx: CoreContext) {
   return {
     /** Oldest first, like an issue thread. */
-    list(actor: Actor, approvalId: string): ApprovalComment[] {
+    list(actor: Actor, approvalId: string, page: KeysetQuery): KeysetPage<ApprovalComment> {
       const approval = requireApproval(ctx.db, actor, approvalId);
-      return ctx.db
-        .select()
+      const order = keyset(approvalComments, approvalComments.createdAt, 'asc');
+      const rows = ctx.db
+        .select({ row: approvalComments, rowid: order.rowid })
         .from(approvalComments)
-        .where(eq(approvalComments.approvalId, approval.id))
-        .orderBy(asc(approvalComments.createdAt), sql`rowid`)
-        .all()
-        .map(toComment);
+        .where(and(eq(approvalComments.approvalId, approval.id), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toComment(r.row));
     },
 
     create(actor: Actor, approvalId: string, body: string): ApprovalComment {

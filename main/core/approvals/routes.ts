@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../http/header-page.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { Issue } from '../issues/contract.js';
 import {
@@ -23,8 +24,11 @@ const detail = { 200: ApprovalDetail, ...errorResponses };
 
 export const approvalsRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/companies/:companyId/approvals', {
-    schema: { tags, summary: 'Approvals of the company, newest first', params: CompanyIdParams, querystring: ListApprovalsQuery, response: { 200: z.array(Approval), ...errorResponses } },
-    handler: (req) => s.approvals.list(req.actor, req.params.companyId, req.query.status, req.query.issueId).map((a) => approvalSeenBy(s.ctx.db, req.actor, a)),
+    schema: { tags, summary: 'Approvals of the company, newest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: CompanyIdParams, querystring: ListApprovalsQuery.extend(ArrayPageQuery), response: { 200: z.array(Approval), ...errorResponses } },
+    handler: async (req, reply) => {
+      const page = s.approvals.list(req.actor, req.params.companyId, req.query.status, req.query, req.query.issueId);
+      return sendArrayPage(req, reply, req.query.limit, { ...page, items: page.items.map((a) => approvalSeenBy(s.ctx.db, req.actor, a)) });
+    },
   });
 
   app.post('/api/companies/:companyId/approvals', {
@@ -83,8 +87,8 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get('/api/approvals/:approvalId/comments', {
-    schema: { tags, summary: 'Comments on the approval, oldest first', params: ApprovalIdParams, response: { 200: z.array(ApprovalComment), ...errorResponses } },
-    handler: (req) => s.approvals.comments.list(req.actor, req.params.approvalId),
+    schema: { tags, summary: 'Comments on the approval, oldest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: ApprovalIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(ApprovalComment), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.approvals.comments.list(req.actor, req.params.approvalId, req.query)),
   });
 
   app.post('/api/approvals/:approvalId/comments', {

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
+import { and, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import { approvalIssues, approvals, type ApprovalRow } from './schema.js';
 import { agents } from '../agents/schema.js';
 import { issues } from '../issues/schema.js';
@@ -94,18 +95,20 @@ export function createApprovalsService(ctx: CoreContext) {
 
   return {
     /** Newest first. */
-    list(actor: Actor, companyId: string, statuses: ApprovalStatus[] | undefined, issueId?: string): Approval[] {
+    list(actor: Actor, companyId: string, statuses: ApprovalStatus[] | undefined, page: KeysetQuery, issueId?: string): KeysetPage<Approval> {
       requireCompany(ctx.db, actor, companyId);
-      const filters: SQL[] = [eq(approvals.companyId, companyId)];
+      const order = keyset(approvals, approvals.createdAt, 'desc');
+      const filters: (SQL | undefined)[] = [eq(approvals.companyId, companyId), order.after(page.after)];
       if (statuses?.length) filters.push(inArray(approvals.status, statuses));
       if (issueId) filters.push(inArray(approvals.id, ctx.db.select({ id: approvalIssues.approvalId }).from(approvalIssues).where(eq(approvalIssues.issueId, issueId.toLowerCase()))));
-      return ctx.db
-        .select()
+      const rows = ctx.db
+        .select({ row: approvals, rowid: order.rowid })
         .from(approvals)
         .where(and(...filters))
-        .orderBy(desc(approvals.createdAt), sql`rowid DESC`)
-        .all()
-        .map(toApproval);
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toApproval(r.row));
     },
 
     get: (actor: Actor, approvalId: string): ApprovalDetail => approvalDetail(ctx.db, requireApproval(ctx.db, actor, approvalId)),

@@ -19,6 +19,12 @@ export function secretEquals(a: string, b: string): boolean {
   return timingSafeEqual(da, db);
 }
 
+/** A matcher for one fixed secret: its digest is taken once, not on every comparison. */
+export function secretMatcher(secret: string): (candidate: string) => boolean {
+  const expected = createHash('sha256').update(secret, 'utf8').digest();
+  return (candidate) => timingSafeEqual(createHash('sha256').update(candidate, 'utf8').digest(), expected);
+}
+
 export function parseBearer(header: string | undefined): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

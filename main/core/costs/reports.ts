@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
-import { costEvents } from './schema.js';
+import { asc, eq, sql } from 'drizzle-orm';
 import { companySpendMicro } from './spend.js';
+import { NO_SPEND as none, rollupsOf, type SpendTotals as Totals } from './rollups.js';
 import { budgetStatus, microToCents, utilization } from './money.js';
 import type { MonthWindow } from './window.js';
 import type { AgentCosts, CostSummary, ProjectCosts } from './contract.js';
@@ -8,19 +8,6 @@ import { agents } from '../agents/schema.js';
 import { projects } from '../projects/schema.js';
 import type { CompanyRow } from '../companies/schema.js';
 import type { Queryable } from '../context.js';
-
-/** Sums per group, in one query: micro-cents, tokens and event count. */
-const totals = {
-  micro: sql<number>`coalesce(sum(${costEvents.costMicroCents}), 0)`,
-  input: sql<number>`coalesce(sum(${costEvents.inputTokens}), 0)`,
-  output: sql<number>`coalesce(sum(${costEvents.outputTokens}), 0)`,
-  events: sql<number>`count(*)`,
-};
-type Totals = { micro: number; input: number; output: number; events: number };
-const none: Totals = { micro: 0, input: 0, output: 0, events: 0 };
-
-const inWindow = (companyId: string, w: MonthWindow) =>
-  and(eq(costEvents.companyId, companyId), gte(costEvents.occurredAt, w.start), lt(costEvents.occurredAt, w.end));
 
 const shape = (t: Totals) => ({
   spentCents: microToCents(Number(t.micro)),
@@ -48,15 +35,7 @@ export function costSummary(db: Queryable, company: CompanyRow, w: MonthWindow):
 
 /** Every agent of the company (terminated and draft included, 0 when idle), most spent first. */
 export function costsByAgent(db: Queryable, companyId: string, w: MonthWindow): AgentCosts[] {
-  const sums = new Map(
-    db
-      .select({ agentId: costEvents.agentId, ...totals })
-      .from(costEvents)
-      .where(inWindow(companyId, w))
-      .groupBy(costEvents.agentId)
-      .all()
-      .map(({ agentId, ...t }) => [agentId, t]),
-  );
+  const sums = rollupsOf(db, companyId, w.month, 'agent');
   const rows = db
     .select({ id: agents.id, name: agents.name, budget: agents.budgetMonthlyCents })
     .from(agents)
@@ -83,13 +62,7 @@ export function costsByAgent(db: Queryable, companyId: string, w: MonthWindow): 
  * with projectId null for costs assigned to no project, present only when there are such costs.
  */
 export function costsByProject(db: Queryable, companyId: string, w: MonthWindow): ProjectCosts[] {
-  const sums = db
-    .select({ projectId: costEvents.projectId, ...totals })
-    .from(costEvents)
-    .where(inWindow(companyId, w))
-    .groupBy(costEvents.projectId)
-    .all();
-  const byProject = new Map(sums.map(({ projectId, ...t }) => [projectId, t]));
+  const byProject = rollupsOf(db, companyId, w.month, 'project');
   const rows = db
     .select({ id: projects.id, name: projects.name })
     .from(projects)
@@ -100,7 +73,7 @@ export function costsByProject(db: Queryable, companyId: string, w: MonthWindow)
     const t = byProject.get(p.id) ?? none;
     return { projectId: p.id, name: p.name, ...shape(t), micro: Number(t.micro) };
   });
-  const unassigned = byProject.get(null);
+  const unassigned = byProject.get('');
   if (unassigned) out.push({ projectId: null, name: 'Unassigned', ...shape(unassigned), micro: Number(unassigned.micro) });
   return out.sort((a, b) => b.micro - a.micro).map(({ micro: _micro, ...row }) => row);
 }

@@ -4,6 +4,7 @@ import type { AgentCosts, CostEvent, CostSummary, CreateCostEventInput, ProjectC
 import { centsToMicro, microToCents } from './money.js';
 import { monthWindow, windowOfMonth, type MonthWindow } from './window.js';
 import { costSummary, costsByAgent, costsByProject } from './reports.js';
+import { addToRollups } from './rollups.js';
 import { applyBudgetRules, cancelRuns, type RunCancellation } from './budget-rules.js';
 import { agents } from '../agents/schema.js';
 import { issues } from '../issues/schema.js';
@@ -45,8 +46,8 @@ function assertProjectOfCompany(db: Queryable, companyId: string, projectId: str
 }
 
 /**
- * Cost events (spec 2.7, 4.5). Each event is one IMMEDIATE transaction that inserts it, writes its
- * activity record and applies the budget rules against the month's spend summed from the events,
+ * Cost events (spec 2.7, 4.5). Each event is one IMMEDIATE transaction that inserts it, adds it to
+ * the month's spend rollups, writes its activity record and applies the budget rules against them,
  * so concurrent reports serialize and none is lost or counted twice.
  */
 export function createCostsService(ctx: CoreContext) {
@@ -110,6 +111,7 @@ export function createCostsService(ctx: CoreContext) {
           })
           .returning()
           .get();
+        addToRollups(tx, row);
         recordActivity(tx, at, actor, {
           companyId,
           action: 'cost.recorded',

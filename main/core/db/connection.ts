@@ -16,6 +16,38 @@ export interface OpenOptions {
   readonly?: boolean;
 }
 
+/** Distinct SQL texts kept prepared; the app has a few hundred, so this only bounds odd growth. */
+export const STATEMENT_CACHE_SIZE = 2000;
+
+/**
+ * drizzle asks SQLite to compile every query anew (sqlite3_prepare on each call): on a one-row read
+ * that compile cost more than the read itself (issue 17's profile). Its queries bind values as
+ * parameters, so one SQL text is one reusable statement; this hands drizzle the already compiled
+ * statement. The cache is private to drizzle's client: direct users of `sqlite.prepare` (the
+ * export's `iterate`) keep their own statements, so a cached statement is never mid-iteration.
+ */
+export function withStatementCache(sqlite: Database.Database, max = STATEMENT_CACHE_SIZE): Database.Database {
+  const cache = new Map<string, Database.Statement>();
+  const client = Object.create(sqlite) as Database.Database;
+  const prepare = (source: string): Database.Statement => {
+    let stmt = cache.get(source);
+    if (stmt) {
+      // Least recently used goes first: re-inserting keeps Map order as recency order.
+      cache.delete(source);
+      cache.set(source, stmt);
+      // drizzle switches statements to raw (array) rows for mapped selects and back never.
+      if (stmt.reader) stmt.raw(false);
+      return stmt;
+    }
+    stmt = sqlite.prepare(source);
+    cache.set(source, stmt);
+    if (cache.size > max) cache.delete(cache.keys().next().value as string);
+    return stmt;
+  };
+  client.prepare = prepare as Database.Database['prepare'];
+  return client;
+}
+
 /** Opens the database with the pragmas every connection must have. */
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = new Database(file, {
@@ -33,7 +65,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   // board reads no longer fit 2 MiB, and every request re-read its pages through the OS. The cache
   // is filled lazily, so a small database uses no more memory than before.
   sqlite.pragma('cache_size = -65536');
-  const db = drizzle(sqlite, { schema });
+  const db = drizzle(withStatementCache(sqlite), { schema });
   return {
     sqlite,
     db,

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { rebuildRollups } from '../costs/rollups.js';
 import { inTransaction, type CoreContext, type HomePaths } from '../context.js';
 import { MIGRATIONS_FOLDER } from '../db/migrate.js';
 import { recordActivity } from '../activity/service.js';
@@ -151,6 +152,7 @@ export async function importCompany(
       }
       const company = sqlite.prepare('SELECT name FROM companies WHERE id = ?').get(newCompanyId) as { name: string } | undefined;
       if (!company) throw invalid('The company row of the export did not import');
+      rebuildRollups(tx, newCompanyId);
       recordActivity(tx, ctx.clock.now().toISOString(), actor, {
         companyId: newCompanyId,
         action: 'company.imported',

@@ -32,6 +32,7 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   agent_api_keys: 'agent credentials are not moved between instances: create new keys after import',
   issue_workspaces: 'an issue workspace is a clone on this machine: an imported issue gets a new one at its next run',
   search_docs: 'the search index is derived: the import\'s own inserts of issues and comments rebuild it',
+  spend_rollups: 'monthly spend totals are derived: recomputed from the imported cost events',
 };
 
 export interface ScopedTable {

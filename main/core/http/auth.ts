@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../kernel/actor.js';
-import { parseBearer, secretEquals, AGENT_KEY_PREFIX } from '../auth/tokens.js';
+import { parseBearer, secretMatcher, AGENT_KEY_PREFIX } from '../auth/tokens.js';
 import { ServiceError } from '../kernel/errors.js';
 import type { AgentKeysService } from '../agents/keys.js';
 import { looksLikeJwt } from '../heartbeat/run-token.js';
@@ -41,6 +41,7 @@ export interface SessionAuth {
  * header; without a header, the board's session cookie (a browser signed in from the login link).
  */
 export function createAuthenticator(boardToken: string, keys: AgentKeysService, runTokens?: RunTokenCheck, sessionAuth?: SessionAuth): Authenticator {
+  const isBoardToken = secretMatcher(boardToken);
   return {
     async authenticate(request) {
       const header = request.headers.authorization;
@@ -60,7 +61,7 @@ export function createAuthenticator(boardToken: string, keys: AgentKeysService, 
         if (!run) throw unauthorized('This run token is not valid, or its run has ended');
         return { kind: 'agent', agentId: run.agentId, companyId: run.companyId, keyId: null, runId: run.runId };
       }
-      if (secretEquals(token, boardToken)) return { kind: 'board' };
+      if (isBoardToken(token)) return { kind: 'board' };
       throw unauthorized('This token is not valid');
     },
   };

@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { prepared } from '../db/prepared.js';
 import { issues, type IssueRow } from './schema.js';
 import type { Actor } from '../kernel/actor.js';
 import type { Queryable } from '../context.js';
@@ -8,12 +9,17 @@ import { notFound } from '../kernel/errors.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const IDENTIFIER = /^[A-Z][A-Z0-9]{0,9}-[1-9][0-9]{0,9}$/;
 
+// Every issue route starts here: built once per connection (db/prepared.ts).
+const byId = (db: Queryable) => prepared(db, 'issues.byId', (d) => d.select().from(issues).where(eq(issues.id, sql.placeholder('id'))).prepare());
+const byIdentifier = (db: Queryable) =>
+  prepared(db, 'issues.byIdentifier', (d) => d.select().from(issues).where(eq(issues.identifier, sql.placeholder('identifier'))).prepare());
+
 /** An issue by UUID or readable identifier (`ACME-42`), visible to the actor; else 404. */
 export function requireIssue(db: Queryable, actor: Actor, idOrIdentifier: string): IssueRow {
   const key = idOrIdentifier.trim();
   let row: IssueRow | undefined;
-  if (UUID.test(key)) row = db.select().from(issues).where(eq(issues.id, key.toLowerCase())).get();
-  else if (IDENTIFIER.test(key.toUpperCase())) row = db.select().from(issues).where(eq(issues.identifier, key.toUpperCase())).get();
+  if (UUID.test(key)) row = byId(db).get({ id: key.toLowerCase() });
+  else if (IDENTIFIER.test(key.toUpperCase())) row = byIdentifier(db).get({ identifier: key.toUpperCase() });
   if (!row || row.deletedAt) throw notFound('Issue');
   assertRecordAccess(actor, row.companyId, 'Issue');
   return row;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/route.js';
 import { errorResponses } from '../../kernel/route.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../../http/header-page.js';
 import { IssueIdParams } from '../params.js';
 import { DeletedDocument, DocumentKeyParams, DocumentRevision, DocumentSummary, IssueDocument, PutDocumentBody } from './contract.js';
 
@@ -32,8 +33,8 @@ export const issueDocumentsRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get('/api/issues/:issueId/documents/:key/revisions', {
-    schema: { tags, summary: 'Revision history, newest first', params: DocumentKeyParams, response: { 200: z.array(DocumentRevision), ...errorResponses } },
-    handler: (req) => s.issueDocuments.revisions(req.actor, req.params.issueId, req.params.key),
+    schema: { tags, summary: 'Revision history, newest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: DocumentKeyParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(DocumentRevision), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.issueDocuments.revisions(req.actor, req.params.issueId, req.params.key, req.query)),
   });
 
   app.delete('/api/issues/:issueId/documents/:key', {

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../../db/keyset.js';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { issueDocumentRevisions, issueDocuments, type IssueDocumentRevisionRow, type IssueDocumentRow, type IssueRow } from '../schema.js';
 import {
   MAX_DOCUMENT_BODY_BYTES,
@@ -149,15 +150,17 @@ export function createIssueDocumentsService(ctx: CoreContext) {
     },
 
     /** Newest first. */
-    revisions(actor: Actor, issueRef: string, key: string): DocumentRevision[] {
+    revisions(actor: Actor, issueRef: string, key: string, page: KeysetQuery): KeysetPage<DocumentRevision> {
       const doc = requireDocument(ctx.db, requireIssue(ctx.db, actor, issueRef).id, key);
-      return ctx.db
-        .select()
+      const order = keyset(issueDocumentRevisions, issueDocumentRevisions.revisionNumber, 'desc');
+      const rows = ctx.db
+        .select({ row: issueDocumentRevisions, rowid: order.rowid })
         .from(issueDocumentRevisions)
-        .where(eq(issueDocumentRevisions.documentId, doc.id))
-        .orderBy(desc(issueDocumentRevisions.revisionNumber))
-        .all()
-        .map(toRevision);
+        .where(and(eq(issueDocumentRevisions.documentId, doc.id), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.revisionNumber, (r) => toRevision(r.row));
     },
 
     /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/route.js';
 import { errorResponses } from '../../kernel/route.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../../http/header-page.js';
 import { IssueIdParams } from '../params.js';
 import { AcceptInteractionBody, CreateInteractionBody, Interaction, InteractionParams, RejectInteractionBody, RespondInteractionBody } from './contract.js';
 
@@ -9,8 +10,8 @@ const resolved = { 200: Interaction, ...errorResponses };
 
 export const issueInteractionsRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/issues/:issueId/interactions', {
-    schema: { tags, summary: 'Interactions of the issue, oldest first', params: IssueIdParams, response: { 200: z.array(Interaction), ...errorResponses } },
-    handler: (req) => s.issueInteractions.list(req.actor, req.params.issueId),
+    schema: { tags, summary: 'Interactions of the issue, oldest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: IssueIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(Interaction), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.issueInteractions.list(req.actor, req.params.issueId, req.query)),
   });
 
   app.post('/api/issues/:issueId/interactions', {

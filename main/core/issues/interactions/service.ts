@@ -1,4 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../../db/keyset.js';
+import { and, eq } from 'drizzle-orm';
 import { issueInteractions, type IssueInteractionRow, type IssueRow } from '../schema.js';
 import {
   AskUserQuestionsPayload,
@@ -111,15 +112,17 @@ export function createIssueInteractionsService(ctx: CoreContext) {
 
   return {
     /** Oldest first. */
-    list(actor: Actor, issueRef: string): Interaction[] {
+    list(actor: Actor, issueRef: string, page: KeysetQuery): KeysetPage<Interaction> {
       const issue = requireIssue(ctx.db, actor, issueRef);
-      return ctx.db
-        .select()
+      const order = keyset(issueInteractions, issueInteractions.createdAt, 'asc');
+      const rows = ctx.db
+        .select({ row: issueInteractions, rowid: order.rowid })
         .from(issueInteractions)
-        .where(eq(issueInteractions.issueId, issue.id))
-        .orderBy(asc(issueInteractions.createdAt), sql`rowid`)
-        .all()
-        .map(toInteraction);
+        .where(and(eq(issueInteractions.issueId, issue.id), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toInteraction(r.row));
     },
 
     /**

@@ -1,0 +1,29 @@
+// The ceiling of issue 17: what this machine does with the same Fastify and better-sqlite3 and
+// nothing else. Run as a child process by bench/ceiling.mjs on the Headcount database file.
+// Usage: node bench/ceiling-server.mjs <database file>   (prints "listening on <url>")
+import Fastify from 'fastify';
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+
+const db = new Database(process.argv[2]);
+// The same settings as Headcount's connection (main/core/db/connection.ts).
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 5000');
+db.exec('CREATE TABLE IF NOT EXISTS bench_ceiling_rows (id TEXT PRIMARY KEY, body TEXT NOT NULL, created_at TEXT NOT NULL)');
+const byId = db.prepare('SELECT * FROM issues WHERE id = ?');
+const insert = db.prepare('INSERT INTO bench_ceiling_rows (id, body, created_at) VALUES (?, ?, ?) RETURNING *');
+
+const app = Fastify({ logger: false });
+// One row by id with a prepared statement, sent as JSON.
+app.get('/rows/:id', async (req, reply) => {
+  const row = byId.get(req.params.id);
+  if (!row) return reply.code(404).send({ error: 'not found' });
+  return row;
+});
+// One autocommit insert of the parsed JSON body.
+app.post('/rows', async (req, reply) => reply.code(201).send(insert.get(randomUUID(), JSON.stringify(req.body), new Date().toISOString())));
+
+const url = await app.listen({ host: '127.0.0.1', port: 0 });
+process.stdout.write(`listening on ${url}\n`);
+process.on('SIGTERM', () => app.close().then(() => { db.close(); process.exit(0); }));

@@ -1,0 +1,234 @@
+// Issue 17: the hot path as a ratio to what this machine can do, measured in the same run.
+// Ceilings: a bare Fastify (same version) + better-sqlite3 server on the same database file that
+// reads one issue row by id with a prepared statement, and one that does one autocommit insert
+// (bench/ceiling-server.mjs); and a plain SQLite claim/release loop. Every Headcount scenario is
+// printed as a ratio to its ceiling; each run is appended to bench/results/ceiling.jsonl with the
+// machine's description.
+// Usage: node bench/ceiling.mjs [--duration 5] [--label text] [--only scenario-substring]
+//        [--profile dir]  (runs the server under --cpu-prof, profile written to dir on exit)
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { machine, requireBuild, ROOT, startServer, stopServer, tempHome } from './lib.mjs';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    issues: { type: 'string', default: '10000' },
+    label: { type: 'string', default: '' },
+    only: { type: 'string' },
+    profile: { type: 'string' },
+  },
+});
+const duration = Number(values.duration);
+const ISSUES = Number(values.issues);
+const CLIENTS = 8;
+// Four agents with a running heartbeat each (the default cap of concurrent runs), two clients each.
+const AGENTS = 4;
+const TOKEN = 'hcb_bench-board-token';
+const wanted = (name) => !values.only || name.toLowerCase().includes(values.only.toLowerCase());
+
+requireBuild();
+const info = machine();
+const home = tempHome();
+const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [];
+const server = await startServer(home, { SERVICE_BOARD_TOKEN: TOKEN }, profileArgs);
+const board = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+async function call(method, url, body, headers = board) {
+  const res = await fetch(server.url + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+const company = await call('POST', '/api/companies', { name: 'Bench Ceiling' });
+const agents = [];
+for (let i = 0; i < AGENTS; i++) {
+  // Each agent's heartbeat is a process that waits, so its run stays active for the run header.
+  const agent = await call('POST', `/api/companies/${company.id}/agents`, {
+    name: `Worker ${i}`,
+    adapterType: 'process',
+    adapterConfig: { command: 'sleep', args: ['600'], timeoutSec: 900 },
+  });
+  const { key } = await call('POST', `/api/agents/${agent.id}/keys`, {});
+  agents.push({ ...agent, key });
+}
+
+// Seed ISSUES issues straight into the file (seeding over HTTP would only measure the seeding).
+const dbFile = path.join(home, 'service.db');
+const db = new Database(dbFile);
+db.pragma('busy_timeout = 5000');
+const priorities = ['critical', 'high', 'medium', 'low'];
+const statuses = ['backlog', 'todo', 'todo', 'in_review', 'blocked', 'done'];
+const insert = db.prepare(`INSERT INTO issues (id, company_id, number, identifier, title, description, status, priority, priority_rank,
+  assignee_agent_id, created_by_type, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, ?, 'board', ?, ?, ?)`);
+const seeded = [];
+db.transaction(() => {
+  const base = Date.UTC(2026, 0, 1);
+  for (let n = 1; n <= ISSUES; n++) {
+    const id = randomUUID();
+    const p = n % 4;
+    const at = new Date(base + n * 60_000).toISOString();
+    insert.run(id, company.id, n, `BC-${n}`, `Seeded issue ${n}`, statuses[n % statuses.length], priorities[p], p, agents[n % AGENTS].id, at, at, at);
+    seeded.push(id);
+  }
+  db.prepare('UPDATE companies SET issue_counter = ?, issue_prefix = ?, budget_monthly_cents = ? WHERE id = ?').run(ISSUES, 'BC', 1e9, company.id);
+  // Budgets set, so every cost event runs the budget rules in full.
+  db.prepare('UPDATE agents SET budget_monthly_cents = ? WHERE company_id = ?').run(1e9, company.id);
+})();
+
+// Heartbeat runs that stay active: checkout with an agent key names one in X-Service-Run-Id.
+for (const agent of agents) await call('POST', `/api/agents/${agent.id}/heartbeat/invoke`, {});
+for (let tries = 0; ; tries++) {
+  const rows = db.prepare("SELECT agent_id, id FROM heartbeat_runs WHERE company_id = ? AND status = 'running'").all(company.id);
+  for (const r of rows) agents.find((a) => a.id === r.agent_id).runId = r.id;
+  if (agents.every((a) => a.runId)) break;
+  if (tries > 100) throw new Error(`heartbeat runs did not start: ${JSON.stringify(db.prepare('SELECT status, error_code, error_message FROM heartbeat_runs').all())}`);
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+const ceiling = spawn(process.execPath, [path.join(ROOT, 'bench', 'ceiling-server.mjs'), dbFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+const ceilingUrl = await new Promise((resolve, reject) => {
+  let out = '';
+  ceiling.stdout.setEncoding('utf8').on('data', (d) => {
+    out += d;
+    const m = /listening on (\S+)\n/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  ceiling.once('exit', (code) => reject(new Error(`ceiling server exited ${code}`)));
+});
+
+async function cannon({ url = server.url, method = 'GET', path: urlPath, body, headers = board, setupRequest }) {
+  const request = { method, path: urlPath, ...(body ? { body } : {}), ...(setupRequest ? { setupRequest } : {}) };
+  const r = await autocannon({ url, connections: 10, duration, warmup: { connections: 10, duration: 1 }, headers, requests: [request] });
+  const ok = r['2xx'];
+  if (r.non2xx) console.error(`${method} ${urlPath}: ${r.non2xx} non-2xx of ${ok + r.non2xx}`);
+  return { perSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+}
+
+// The raw claim/release loop: the two conditional UPDATEs of a checkout and release, autocommit.
+function claimReleaseLoop(ids, agentId) {
+  const claim = db.prepare("UPDATE issues SET status = 'in_progress', checkout_agent_id = ?, checkout_run_id = ?, checked_out_at = ? WHERE id = ? AND status = 'todo' AND checkout_agent_id IS NULL");
+  const release = db.prepare("UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL WHERE id = ? AND checkout_agent_id = ?");
+  let cycles = 0;
+  const end = performance.now() + duration * 1000;
+  while (performance.now() < end) {
+    const id = ids[cycles % ids.length];
+    if (claim.run(agentId, 'ceiling-run', new Date().toISOString(), id).changes !== 1) throw new Error('ceiling claim lost');
+    release.run(id, agentId);
+    cycles++;
+  }
+  return { perSec: cycles / duration };
+}
+
+// Checkout + release over HTTP: CLIENTS agents, agent key + the run header, each on its own issues.
+async function checkoutCycles(todo) {
+  const latencies = [];
+  let cycles = 0;
+  let refused = 0;
+  const end = performance.now() + duration * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      const agent = agents[c % AGENTS];
+      const headers = { authorization: `Bearer ${agent.key}`, 'content-type': 'application/json', 'x-service-run-id': agent.runId };
+      const mine = todo.filter((_, i) => i % CLIENTS === c);
+      for (let k = 0; performance.now() < end; k++) {
+        const issue = mine[k % mine.length];
+        const started = performance.now();
+        const a = await fetch(`${server.url}/api/issues/${issue}/checkout`, { method: 'POST', headers, body: JSON.stringify({ expectedStatuses: ['todo'] }) });
+        await a.arrayBuffer();
+        const b = await fetch(`${server.url}/api/issues/${issue}/release`, { method: 'POST', headers, body: '{}' });
+        await b.arrayBuffer();
+        if (a.status !== 200 || b.status !== 200) {
+          if (refused++ === 0) console.error('first refused cycle:', a.status, b.status);
+        }
+        latencies.push(performance.now() - started);
+        cycles++;
+      }
+    }),
+  );
+  latencies.sort((x, y) => x - y);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { perSec: cycles / duration, p50Ms: pct(50), p99Ms: pct(99), refused };
+}
+
+const agentHeaders = (a) => ({ authorization: `Bearer ${a.key}`, 'content-type': 'application/json' });
+const results = [];
+const ceilings = {};
+async function scenario(name, ceilingName, fn) {
+  if (!wanted(name)) return;
+  const r = await fn();
+  const c = ceilings[ceilingName];
+  const row = { name, ceiling: ceilingName, ...r, ratio: c ? r.perSec / c.perSec : null };
+  results.push(row);
+  console.log(`${name}: ${r.perSec.toFixed(0)}/s${r.p99Ms !== undefined ? `, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms` : ''}${row.ratio !== null ? `, ${(row.ratio * 100).toFixed(1)}% of ${ceilingName}` : ''}`);
+}
+async function measureCeiling(name, fn) {
+  ceilings[name] = await fn();
+  console.log(`ceiling ${name}: ${ceilings[name].perSec.toFixed(0)}/s${ceilings[name].p99Ms !== undefined ? `, p99 ${ceilings[name].p99Ms} ms` : ''}`);
+}
+
+const target = seeded[5000];
+const todoIds = db.prepare("SELECT id FROM issues WHERE company_id = ? AND status = 'todo' ORDER BY number LIMIT 400").all(company.id).map((r) => r.id);
+
+const reads = ['GET /api/issues/{id} board', 'GET /api/issues/{id} agent key', 'GET issues list'].some(wanted);
+if (reads) await measureCeiling('get-by-id', () => cannon({ url: ceilingUrl, path: `/rows/${target}`, headers: {} }));
+await scenario('GET /api/issues/{id} board token', 'get-by-id', () => cannon({ path: `/api/issues/${target}` }));
+await scenario('GET /api/issues/{id} agent key', 'get-by-id', () => cannon({ path: `/api/issues/${target}`, headers: agentHeaders(agents[0]) }));
+await scenario('GET issues list (50, status=todo, assignee)', 'get-by-id', () =>
+  cannon({ path: `/api/companies/${company.id}/issues?status=todo&assigneeAgentId=${agents[1].id}&limit=50` }),
+);
+
+const writes = ['PATCH', 'POST'].some(wanted);
+let n = 0;
+if (writes) {
+  await measureCeiling('insert', () =>
+    cannon({ url: ceilingUrl, method: 'POST', path: '/rows', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: `row ${++n}` }) }) }),
+  );
+}
+await scenario('PATCH /api/issues/{id}', 'insert', () =>
+  cannon({ method: 'PATCH', path: `/api/issues/${seeded[7]}`, setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: `Renamed ${++n}` }) }) }),
+);
+await scenario('POST /api/issues/{id}/comments', 'insert', () =>
+  cannon({ method: 'POST', path: `/api/issues/${seeded[42]}/comments`, body: JSON.stringify({ body: 'A benchmark comment with a little **markdown** and no mentions.' }) }),
+);
+await scenario('POST /api/companies/{id}/issues', 'insert', () =>
+  cannon({ method: 'POST', path: `/api/companies/${company.id}/issues`, setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: `Bench issue ${++n}`, priority: 'high' }) }) }),
+);
+await scenario('POST /api/companies/{id}/cost-events (agent key)', 'insert', () =>
+  cannon({
+    method: 'POST',
+    path: `/api/companies/${company.id}/cost-events`,
+    headers: agentHeaders(agents[2]),
+    body: JSON.stringify({ agentId: agents[2].id, provider: 'anthropic', model: 'bench', inputTokens: 1000, outputTokens: 200, costCents: 1.25 }),
+  }),
+);
+
+if (wanted('checkout')) {
+  // The raw loop runs on issues nobody else touches (statuses restored after it).
+  const spare = db.prepare("SELECT id FROM issues WHERE company_id = ? AND status = 'todo' ORDER BY number DESC LIMIT 100").all(company.id).map((r) => r.id);
+  await measureCeiling('claim-release', () => claimReleaseLoop(spare, agents[0].id));
+}
+await scenario('checkout + release (agent key + run header, 8 clients)', 'claim-release', () => checkoutCycles(todoIds));
+
+ceiling.kill('SIGTERM');
+db.close();
+await stopServer(server);
+rmSync(home, { recursive: true, force: true });
+
+const record = { at: new Date().toISOString(), label: values.label, machine: info, loadAfter: machine().loadAverage1m5m15m, durationSec: duration, issues: ISSUES, ceilings, results };
+mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+const file = path.join(ROOT, 'bench', 'results', 'ceiling.jsonl');
+appendFileSync(file, JSON.stringify(record) + '\n');
+
+const fmt = (x, d = 0) => (x === undefined || x === null ? '' : Number(x).toFixed(d));
+console.log(`\n${info.cpuModel}, ${info.nproc} cores, node ${info.node}, load ${info.loadAverage1m5m15m.join(' ')}`);
+console.log('| scenario | per s | p50 ms | p99 ms | ceiling per s | ratio |\n|---|---:|---:|---:|---:|---:|');
+for (const r of results) console.log(`| ${r.name} | ${fmt(r.perSec)} | ${fmt(r.p50Ms, 1)} | ${fmt(r.p99Ms, 1)} | ${fmt(ceilings[r.ceiling]?.perSec)} | ${fmt(r.ratio * 100, 1)}% |`);
+console.log(`appended to ${file}`);
+

@@ -1,0 +1,99 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { costEvents, spendRollups, type SpendScope } from './schema.js';
+import type { Queryable } from '../context.js';
+
+/** Sums of one scope and month, as the reports need them. */
+export interface SpendTotals {
+  micro: number;
+  input: number;
+  output: number;
+  events: number;
+}
+export const NO_SPEND: SpendTotals = { micro: 0, input: 0, output: 0, events: 0 };
+
+/** The UTC month (`YYYY-MM`) an event counts in: occurred_at is stored as UTC ISO text. */
+export const monthOf = (occurredAt: string): string => occurredAt.slice(0, 7);
+
+type EventForRollup = Pick<typeof costEvents.$inferSelect, 'companyId' | 'agentId' | 'projectId' | 'costMicroCents' | 'inputTokens' | 'outputTokens' | 'occurredAt'>;
+
+/**
+ * Adds one cost event to its company's, agent's and project's month. Called inside the event's own
+ * transaction (costs/service.ts), so the rollup and the events can never disagree.
+ */
+export function addToRollups(tx: Queryable, e: EventForRollup): void {
+  const month = monthOf(e.occurredAt);
+  const scopes: [SpendScope, string][] = [
+    ['company', e.companyId],
+    ['agent', e.agentId],
+    ['project', e.projectId ?? ''],
+  ];
+  for (const [scope, scopeId] of scopes) {
+    tx.insert(spendRollups)
+      .values({ companyId: e.companyId, month, scope, scopeId, costMicroCents: e.costMicroCents, inputTokens: e.inputTokens, outputTokens: e.outputTokens, events: 1 })
+      .onConflictDoUpdate({
+        target: [spendRollups.companyId, spendRollups.month, spendRollups.scope, spendRollups.scopeId],
+        set: {
+          costMicroCents: sql`${spendRollups.costMicroCents} + excluded.cost_micro_cents`,
+          inputTokens: sql`${spendRollups.inputTokens} + excluded.input_tokens`,
+          outputTokens: sql`${spendRollups.outputTokens} + excluded.output_tokens`,
+          events: sql`${spendRollups.events} + 1`,
+        },
+      })
+      .run();
+  }
+}
+
+/**
+ * Recomputes the rollups from the cost events: of one company (after an import) or of every
+ * company. The events are the truth; this is the one place that sums them.
+ */
+export function rebuildRollups(db: Queryable, companyId?: string): void {
+  const only = companyId === undefined ? sql`` : sql` WHERE company_id = ${companyId}`;
+  if (companyId === undefined) db.delete(spendRollups).run();
+  else db.delete(spendRollups).where(eq(spendRollups.companyId, companyId)).run();
+  const sums = sql.raw('sum(cost_micro_cents), sum(input_tokens), sum(output_tokens), count(*)');
+  db.run(sql`INSERT INTO spend_rollups (company_id, month, scope, scope_id, cost_micro_cents, input_tokens, output_tokens, events)
+    SELECT company_id, substr(occurred_at, 1, 7), 'company', company_id, ${sums} FROM cost_events${only} GROUP BY 1, 2
+    UNION ALL SELECT company_id, substr(occurred_at, 1, 7), 'agent', agent_id, ${sums} FROM cost_events${only} GROUP BY 1, 2, 4
+    UNION ALL SELECT company_id, substr(occurred_at, 1, 7), 'project', coalesce(project_id, ''), ${sums} FROM cost_events${only} GROUP BY 1, 2, 4`);
+}
+
+/**
+ * At start: a database from before the rollups (or one whose rollups were lost) gets them built
+ * once from its events. Cheap when there is nothing to do: two single-row lookups.
+ */
+export function ensureRollups(db: Queryable): boolean {
+  const hasEvents = db.get<{ n: number } | undefined>(sql`SELECT 1 AS n FROM cost_events LIMIT 1`);
+  const hasRollups = db.get<{ n: number } | undefined>(sql`SELECT 1 AS n FROM spend_rollups LIMIT 1`);
+  if (!hasEvents || hasRollups) return false;
+  db.transaction(() => rebuildRollups(db));
+  return true;
+}
+
+const columns = {
+  scopeId: spendRollups.scopeId,
+  micro: spendRollups.costMicroCents,
+  input: spendRollups.inputTokens,
+  output: spendRollups.outputTokens,
+  events: spendRollups.events,
+};
+
+/** Every row of one scope kind of a company in a month, by scope id. */
+export function rollupsOf(db: Queryable, companyId: string, month: string, scope: SpendScope): Map<string, SpendTotals> {
+  const rows = db
+    .select(columns)
+    .from(spendRollups)
+    .where(and(eq(spendRollups.companyId, companyId), eq(spendRollups.month, month), eq(spendRollups.scope, scope)))
+    .all();
+  return new Map(rows.map(({ scopeId, ...t }) => [scopeId, t]));
+}
+
+/** The month's micro-cents of one company or agent. */
+export function rollupMicro(db: Queryable, scope: 'company' | 'agent', scopeId: string, month: string): number {
+  const row = db
+    .select({ micro: spendRollups.costMicroCents })
+    .from(spendRollups)
+    .where(and(eq(spendRollups.scopeId, scopeId), eq(spendRollups.month, month), eq(spendRollups.scope, scope)))
+    .get();
+  return row?.micro ?? 0;
+}

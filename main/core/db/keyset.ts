@@ -1,0 +1,50 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { badRequest } from '../kernel/errors.js';
+
+/** One page of a list kept in (sort column, rowid) order: no list answers with all its rows. */
+export interface KeysetQuery {
+  limit: number;
+  /** The cursor of the previous page (`X-Next-Cursor`). */
+  after?: string | undefined;
+}
+
+export interface KeysetPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * Keyset paging over a sort column with the rowid as tie-break (issue 17): each page is an index
+ * range, however far into the list it is. The cursor is opaque: the last row's key and rowid.
+ */
+export function keyset(table: SQLiteTable, column: AnyColumn, direction: 'asc' | 'desc') {
+  const rowid = sql<number>`${table}.rowid`;
+  const cmp = direction === 'asc' ? sql.raw('>') : sql.raw('<');
+  return {
+    rowid,
+    orderBy: direction === 'asc' ? [sql`${column} ASC`, sql`${table}.rowid ASC`] : [sql`${column} DESC`, sql`${table}.rowid DESC`],
+    /** The condition "after the cursor", or undefined on the first page; 400 on a foreign cursor. */
+    after(cursor: string | undefined): SQL | undefined {
+      if (cursor === undefined) return undefined;
+      let key: unknown;
+      let id: unknown;
+      try {
+        [key, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+      } catch {
+        key = undefined;
+      }
+      if ((typeof key !== 'string' && typeof key !== 'number') || !Number.isSafeInteger(id)) {
+        throw badRequest('invalid_cursor', 'query.after: not a cursor from this list');
+      }
+      return sql`(${column} ${cmp} ${key} OR (${column} = ${key} AND ${table}.rowid ${cmp} ${id}))`;
+    },
+    /** Cuts the `limit + 1` rows fetched into the page and the cursor of the next one. */
+    page<R extends { rowid: number }, T>(rows: R[], limit: number, key: (row: R) => string | number, shape: (row: R) => T): KeysetPage<T> {
+      const items = rows.slice(0, limit);
+      const last = items.at(-1);
+      const nextCursor = rows.length > limit && last ? Buffer.from(JSON.stringify([key(last), last.rowid]), 'utf8').toString('base64url') : null;
+      return { items: items.map(shape), nextCursor };
+    },
+  };
+}
