@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Clock } from './kernel/clock.js';
 import type { Db } from './db/connection.js';
 import type { Logger } from './kernel/logger.js';
+import type { Signal } from './kernel/signal.js';
 import type { AdapterRegistry } from '../../adapters/registry.js';
 import type { EventBus } from './events/bus.js';
 import type { ActivityKind, CompanyEventBody } from './kernel/events.js';
@@ -38,6 +39,8 @@ export interface CoreContext {
   paths: HomePaths;
   adapters: AdapterRegistry;
   events: EventBus;
+  /** Notified after a transaction that stored a wake request commits (see `wakeOnCommit`). */
+  wakes: Signal;
   runs: RunLookup;
   /** Where the master key of secrets lives (secrets/master-key.ts). */
   keyProvider: MasterKeyProvider;
@@ -56,19 +59,34 @@ export function emitOnCommit(tx: Queryable, event: PendingEvent): void {
   queue.push(event);
 }
 
+/** Transactions that stored a wake request: the engine is told once they commit. */
+const wokenIn = new WeakSet<object>();
+
+/**
+ * Marks the open transaction `tx` as one that stored a wake request. Outside `inTransaction` (a
+ * migration, an import) it does nothing: the engine's tick finds the wake anyway.
+ */
+export function wakeOnCommit(tx: Queryable): void {
+  if (pendingEvents.has(tx)) wokenIn.add(tx);
+}
+
 /** Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so no upgrade deadlocks. */
-export function inTransaction<T>(ctx: Pick<CoreContext, 'db' | 'events' | 'clock'>, fn: (tx: Tx) => T): T {
+export function inTransaction<T>(ctx: Pick<CoreContext, 'db' | 'events' | 'clock'> & Partial<Pick<CoreContext, 'wakes'>>, fn: (tx: Tx) => T): T {
   let queue: PendingEvent[] = [];
+  let woke = false;
   const result = ctx.db.transaction(
     (tx) => {
       queue = [];
       pendingEvents.set(tx, queue);
-      return fn(tx);
+      const out = fn(tx);
+      woke = wokenIn.has(tx);
+      return out;
     },
     { behavior: 'immediate' },
   );
   const at = ctx.clock.now().toISOString();
   for (const e of queue) ctx.events.publish(e.companyId, e.type, e.data, at);
+  if (woke) ctx.wakes?.notify();
   return result;
 }
 

@@ -17,6 +17,7 @@ import { createBuiltinRegistry, type AdapterRegistry } from '../../adapters/regi
 import { defaultKeyProvider, type MasterKeyProvider } from './secrets/master-key.js';
 import type { ZodApp } from './kernel/route.js';
 import { EventBus } from './events/bus.js';
+import { Signal } from './kernel/signal.js';
 import { trackConnections } from './http/connections.js';
 import type { RequestLimits } from './http/request-limits.js';
 import { noActiveRuns, type RunLookup } from './heartbeat/run-lookup.js';
@@ -43,6 +44,8 @@ export interface CoreOptions {
   runs?: RunLookup;
   /** Start the heartbeat engine (default true); tests of other areas may leave it off. */
   heartbeats?: boolean;
+  /** The heartbeat engine's safety-net tick; wakes start runs at once regardless. */
+  heartbeatTickMs?: number;
   /** How long close() lets requests in flight finish before cutting connections. Default 10 s. */
   closeGraceMs?: number;
   /** Adapter plugin installs: npm location, extra npm arguments (e.g. --offline), timeout (default 120 s). */
@@ -99,6 +102,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       paths,
       adapters: options.adapters ?? createBuiltinRegistry(),
       events: options.events ?? new EventBus(),
+      wakes: new Signal(),
       runs: options.runs ?? noActiveRuns,
       keyProvider: options.keyProvider ?? (await defaultKeyProvider(paths.home)),
     };
@@ -109,6 +113,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       tokens,
       ...(options.plugins ? { plugins: options.plugins } : {}),
       ...(options.brandVoiceChecker ? { brandVoiceChecker: options.brandVoiceChecker } : {}),
+      ...(options.heartbeatTickMs ? { heartbeatTickMs: options.heartbeatTickMs } : {}),
     });
     // Plugins join the adapter registry before any route or heartbeat can look a type up.
     await services.plugins.loadAll();

@@ -44,6 +44,8 @@ export interface ServicesOptions {
   plugins?: PluginInstallOptions;
   /** A brand-voice checker for every company instead of each company's chat-completions settings. */
   brandVoiceChecker?: BrandVoiceChecker;
+  /** The engine's safety-net tick (wakes poke it at once); default 1 s. */
+  heartbeatTickMs?: number;
 }
 
 /** Every area service, built once per core from the same context, and the heartbeat engine. */
@@ -82,7 +84,7 @@ export function createServices(ctx: CoreContext, options: ServicesOptions) {
     workspaces: areas.workspaces,
     // Called per run, after every service below exists.
     companySkills: (companyId) => (crmBrandVoice.isConfigured(companyId) ? [brandVoiceRuntimeSkill()] : []),
-  });
+  }, options.heartbeatTickMs);
   const adapterEnvironment = createAdapterEnvironmentService(ctx, { resolveEnv: (companyId, env) => areas.secrets.resolveEnv(companyId, env) });
   // The CRM resolves an outbox's secret only at the moment it sends.
   const crm = createCrmService(ctx, { resolveSecret: async (companyId, ref) => (await areas.secrets.resolveSecretRef(companyId, ref)).value });

@@ -28,6 +28,7 @@ export class HeartbeatEngine implements RunLookup {
   private stopping = false;
   private ticking = false;
   private again = false;
+  private unsubscribeWakes: (() => void) | undefined;
 
   constructor(
     private readonly ctx: CoreContext,
@@ -38,6 +39,8 @@ export class HeartbeatEngine implements RunLookup {
   /** Recovers what a previous process left, then ticks. */
   start(): void {
     recoverRuns(this.ctx);
+    // Every committed wake (invoke, assignment, mention, unblock, approval...) starts its run now.
+    this.unsubscribeWakes = this.ctx.wakes.subscribe(() => this.poke());
     this.timer = setInterval(() => this.poke(), this.tickMs);
     this.timer.unref();
     this.poke();
@@ -46,6 +49,7 @@ export class HeartbeatEngine implements RunLookup {
   /** Cancels running heartbeats and waits for them to settle (their rows end `cancelled`). */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.unsubscribeWakes?.();
     clearInterval(this.timer);
     for (const [id] of this.active) this.cancelRun(id, 'shutdown');
     await Promise.allSettled([...this.active.values()].map((a) => a.done));

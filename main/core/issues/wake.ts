@@ -1,6 +1,6 @@
 import { wakeRequests, type WakeReason } from './schema.js';
 import { newId } from '../kernel/ids.js';
-import type { Queryable } from '../context.js';
+import { wakeOnCommit, type Queryable } from '../context.js';
 
 export interface WakeInput {
   companyId: string;
@@ -14,7 +14,8 @@ export interface WakeInput {
 
 /**
  * Stores a request to wake an agent, inside the caller's transaction. The heartbeat engine consumes
- * pending requests (coalescing those that arrive during a run); nothing is started from here.
+ * pending requests (coalescing those that arrive during a run); nothing is started from here, but
+ * the engine is poked as soon as the transaction commits.
  */
 export function requestWake(tx: Queryable, at: string, input: WakeInput): string {
   const id = newId();
@@ -32,5 +33,6 @@ export function requestWake(tx: Queryable, at: string, input: WakeInput): string
       createdAt: at,
     })
     .run();
+  wakeOnCommit(tx);
   return id;
 }
