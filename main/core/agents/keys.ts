@@ -9,7 +9,7 @@ import { conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 import { AGENT_KEY_DISPLAY_LENGTH, generateAgentKey, hashKey } from '../auth/tokens.js';
-import { verifiedKeysOf } from './verified-keys.js';
+import { verifiedKeysOf, type KeyIdentity } from './verified-keys.js';
 
 const toAgentKey = (row: AgentApiKeyRow): AgentKey => ({
   id: row.id,
@@ -21,11 +21,7 @@ const toAgentKey = (row: AgentApiKeyRow): AgentKey => ({
   revokedAt: row.revokedAt,
 });
 
-export interface KeyIdentity {
-  keyId: string;
-  agentId: string;
-  companyId: string;
-}
+export type { KeyIdentity } from './verified-keys.js';
 
 /** Long-lived agent API keys. Managing them is board-only; the full key is returned once. */
 export function createAgentKeysService(ctx: CoreContext) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
-import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../http/header-page.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import { CompanyIdParams, EmptyBody, Id } from '../kernel/common-contract.js';
 import { badRequest, ServiceError } from '../kernel/errors.js';
 import {

@@ -1,5 +1,11 @@
 import type { CoreContext } from '../context.js';
-import type { KeyIdentity } from './keys.js';
+
+/** Who a verified agent key speaks for. */
+export interface KeyIdentity {
+  keyId: string;
+  agentId: string;
+  companyId: string;
+}
 
 /**
  * How long a verified key is trusted without asking the database again. Revoking a key and

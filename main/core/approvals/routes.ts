@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
-import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../http/header-page.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { Issue } from '../issues/contract.js';
 import {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/route.js';
 import { errorResponses } from '../../kernel/route.js';
-import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../../http/header-page.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../../kernel/header-page.js';
 import { IssueIdParams } from '../params.js';
 import { DeletedDocument, DocumentKeyParams, DocumentRevision, DocumentSummary, IssueDocument, PutDocumentBody } from './contract.js';
 

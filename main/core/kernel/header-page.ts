@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { KeysetPage } from '../db/keyset.js';
+/** One page of a keyset query (db/keyset.ts produces it). */
+interface KeysetPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
 
 /**
  * Lists the spec shows as plain arrays (comments and the like) stay arrays; one page at a time,
