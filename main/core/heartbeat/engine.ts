@@ -298,7 +298,14 @@ export class HeartbeatEngine implements RunLookup {
         // Whatever broke, the run must not stay `running`: record it as failed.
         const message = err instanceof Error ? err.message : String(err);
         this.ctx.logger.error('run failed to finish', { runId: run.id, message });
-        finishRun({ ctx: this.ctx, ...this.deps }, started, run.agentId, { exitCode: null, timedOut: false, errorCode: 'supervisor_error', errorMessage: message }, {}, abort.signal.aborted, 0, []);
+        finishRun({ ctx: this.ctx, ...this.deps }, started, {
+          agentId: run.agentId,
+          result: { exitCode: null, timedOut: false, errorCode: 'supervisor_error', errorMessage: message },
+          meta: {},
+          cancelled: abort.signal.aborted,
+          transcriptBytes: 0,
+          secrets: [],
+        });
       })
       .finally(() => {
         this.active.delete(run.id);

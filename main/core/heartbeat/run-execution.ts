@@ -154,7 +154,7 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     writer.close();
     await network?.close();
   }
-  finishRun(deps, run, agent.id, result, meta, abort.signal.aborted, writer.size, secretValues);
+  finishRun(deps, run, { agentId: agent.id, result, meta, cancelled: abort.signal.aborted, transcriptBytes: writer.size, secrets: secretValues });
   limits.afterRun(run, { droppedBytes: writer.droppedBytes, maxBytes: writer.maxBytes });
 }
 
@@ -168,13 +168,29 @@ export function runCostCents(usage: ExecutionResult['usage']): number | null {
   return usage.costCents;
 }
 
+/** How one run ended, as the engine learned it: what the adapter reported and what happened around it. */
+export interface RunOutcome {
+  agentId: string;
+  /** The adapter's result, unredacted (finishRun redacts it). */
+  result: ExecutionResult;
+  /** What the adapter announced while running (command, session, model), unredacted. */
+  meta: Record<string, unknown>;
+  /** The board or a shutdown cancelled it. */
+  cancelled: boolean;
+  /** Bytes in the stored transcript. */
+  transcriptBytes: number;
+  /** Secret values the run resolved: every stored string is redacted of them. */
+  secrets: string[];
+}
+
 /**
  * Records a finished run. Everything the adapter reported (session, usage, model and provider,
  * error code, message and hint, summary, command line) is redacted here, once, before any of it
  * reaches the run record, the session table, the activity log or a cost event.
  */
-export function finishRun(deps: RunDeps, run: HeartbeatRunRow, agentId: string, reported: ExecutionResult, reportedMeta: Record<string, unknown>, cancelled: boolean, bytes: number, secrets: string[]) {
+export function finishRun(deps: RunDeps, run: HeartbeatRunRow, outcome: RunOutcome) {
   const { ctx } = deps;
+  const { agentId, result: reported, meta: reportedMeta, cancelled, transcriptBytes: bytes, secrets } = outcome;
   const redactor = new Redactor(secrets);
   const result = redactor.deep(reported);
   const meta = redactor.deep(reportedMeta);

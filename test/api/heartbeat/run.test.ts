@@ -15,7 +15,8 @@ afterEach(async () => {
 describe('a heartbeat end to end', () => {
   it.each([false, true])('runs the fake agent CLI (pty: %s): checkout, comment, done, cost, transcript', async (pty) => {
     const agent = await createFakeAgent(t, companyId, 'Worker', {}, { pty });
-    const issue = (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Ship it', status: 'todo', assigneeAgentId: agent.id } })).body;
+    // Unassigned: an assignment would wake the agent at once and start a run of its own before the invoke.
+    const issue = (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Ship it', status: 'todo' } })).body;
     const invoked = await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: { issueId: issue.id } });
     expect(invoked.status).toBe(202);
     const run = await waitForRun(t, companyId, agent.id);
