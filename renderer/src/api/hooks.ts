@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/
 import { useApi } from '../app/api-context.js';
 import { toastError, toastSuccess } from '../stores/ui.js';
 import { keys } from './keys.js';
+import { allArrayPages } from './array-pages.js';
 import type { Agent, Approval, Company, CostSummary, HeartbeatRun, Inbox, IssuePage, Label, Page, Project } from './types.js';
 
 /** Shared queries. Page-specific ones live beside their page, keyed per keys.ts. */
@@ -43,7 +44,8 @@ export function useApprovals(cid: string, status?: string) {
   const api = useApi();
   return useQuery({
     queryKey: keys.approvals(cid, { status }),
-    queryFn: () => api.get<Approval[]>(`/api/companies/${cid}/approvals`, { status }),
+    // Every page: the approvals list and the sidebar's pending count must not stop at the first 200.
+    queryFn: () => allArrayPages<Approval>(api, `/api/companies/${cid}/approvals`, { status }),
   });
 }
 

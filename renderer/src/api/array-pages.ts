@@ -1,0 +1,19 @@
+import { buildUrl, toApiError, type ApiClient } from './client.js';
+
+/**
+ * Every page of a list the API returns as the spec's plain array, following its `X-Next-Cursor`
+ * header (approvals, comments, revisions: 200 per page by default). `maxPages` bounds a runaway
+ * list; the board shows lists of this kind whole (they are short in practice).
+ */
+export async function allArrayPages<T>(api: ApiClient, path: string, query: Record<string, string | number | undefined> = {}, maxPages = 50): Promise<T[]> {
+  const items: T[] = [];
+  let after: string | undefined;
+  for (let i = 0; i < maxPages; i++) {
+    const res = await api.raw(buildUrl('', path, { ...query, limit: 500, after }));
+    if (!res.ok) throw await toApiError(res);
+    items.push(...((await res.json()) as T[]));
+    after = res.headers.get('x-next-cursor') ?? undefined;
+    if (!after) break;
+  }
+  return items;
+}
