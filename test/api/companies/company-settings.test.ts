@@ -83,7 +83,7 @@ describe('DELETE /api/companies/:companyId', () => {
     const keep = await createCompany(t, 'Kept');
     const agent = await createAgent(t, companyId);
     await createAgentKey(t, agent.id);
-    const issue = (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Quokka census', assigneeAgentId: agent.id } })).body;
+    const issue = (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Quokka census' } })).body;
     await t.api('POST', `/api/issues/${issue.id}/comments`, { body: { body: 'Counting quokkas' } });
     const kept = (await t.api('POST', `/api/companies/${keep}/issues`, { body: { title: 'Quokka habitat' } })).body;
     await t.api('PUT', `/api/agents/${agent.id}/heartbeat-settings`, { body: { intervalSec: 3600, enabled: false } });

@@ -17,7 +17,7 @@ export function CommentComposer({ issueId, agents }: { issueId: string; agents: 
   const name = (id: string) => agents.find((a) => a.id === id)?.name ?? 'Agent';
   const post = useAction((text: string) => api.post<Comment>(`/api/issues/${issueId}/comments`, { body: text }), {
     errorTitle: 'Could not post the comment',
-    invalidate: [keys.issue(issueId, 'timeline:comments')],
+    invalidate: [keys.issue(issueId, 'comments')],
     onSuccess: (c) => {
       setBody('');
       if (c.mentionedAgentIds.length) toastSuccess(`Mentioned ${c.mentionedAgentIds.map(name).join(', ')}: waking up`);

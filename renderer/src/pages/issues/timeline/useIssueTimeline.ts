@@ -58,7 +58,7 @@ export interface IssueTimeline {
  */
 export function useIssueTimeline(companyId: string, issueId: string): IssueTimeline {
   const api = useApi();
-  const comments = useQuery({ queryKey: keys.issue(issueId, 'timeline:comments'), queryFn: () => allComments(api, issueId) });
+  const comments = useQuery({ queryKey: keys.issue(issueId, 'comments'), queryFn: () => allComments(api, issueId) });
   const runs = useQuery({
     queryKey: keys.runs(companyId, { issueId, all: true }),
     queryFn: () => cursorPaged<HeartbeatRun>(api, `/api/companies/${companyId}/heartbeat-runs`, { issueId }),
