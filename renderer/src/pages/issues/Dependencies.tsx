@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { useQueries } from '@tanstack/react-query';
 import { useApi } from '../../app/api-context.js';
-import { useAction, useIssues, useLabels } from '../../api/hooks.js';
+import { useAction, useLabels } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
 import type { IssueDetail } from '../../api/types.js';
 import { Section, Card } from '../../components/Page.js';
@@ -13,8 +14,11 @@ import { LabelChips } from './IssueLinks.js';
 /** Blocked by / blocks, with add and remove. Checkout waits until every blocker is done. */
 export function Dependencies({ issue, companyId }: { issue: IssueDetail; companyId: string }) {
   const api = useApi();
-  const all = useIssues(companyId);
-  const byId = new Map((all.data?.items ?? []).map((i) => [i.id, i]));
+  // Each linked issue by id (a handful), not a first page of the company's issues: a blocker beyond
+  // it would otherwise show without its identifier and title.
+  const linked = [...new Set([...issue.blockedBy, ...issue.blocks])];
+  const others = useQueries({ queries: linked.map((id) => ({ queryKey: keys.issue(id), queryFn: () => api.get<IssueDetail>(`/api/issues/${id}`) })) });
+  const byId = new Map(others.flatMap((q) => (q.data ? [[q.data.id, q.data] as const] : [])));
   const [ref, setRef] = useState('');
   const invalidate = [keys.issue(issue.identifier), keys.issue(issue.id), keys.issues(companyId)];
   const add = useAction((blockerIssueId: string) => api.post(`/api/issues/${issue.id}/blockers`, { blockerIssueId }), { errorTitle: 'Could not add the blocker', invalidate, onSuccess: () => setRef('') });
