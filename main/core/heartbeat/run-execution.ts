@@ -1,12 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { and, eq, isNull } from 'drizzle-orm';
-import { DEFAULT_PROMPT, openRunNetwork, processStartTime, renderTemplate, withConfinement, type ExecutionResult, type RuntimeSkill } from '@service/adapter-utils';
+import { DEFAULT_PROMPT, openRunNetwork, renderTemplate, withConfinement, type ExecutionResult, type RuntimeSkill } from '@service/adapter-utils';
 import { runConfinement } from './confinement.js';
 import { heartbeatRuns, agentSessions, type HeartbeatRunRow, type RunStatus } from './schema.js';
 import { agents } from '../agents/schema.js';
 import { issues, issueMentions } from '../issues/schema.js';
-import { TranscriptWriter, transcriptPath } from './transcript.js';
-import { Redactor, StreamRedactor } from './redact.js';
+import { Redactor } from './redact.js';
+import { RunContext, type RunOutcome } from './run-context.js';
 import { limitsOf } from '../limits/service.js';
 import type { RunTokens } from './run-token.js';
 import { recordActivity } from '../activity/service.js';
@@ -55,43 +54,31 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
   const { ctx } = deps;
   const agent = ctx.db.select().from(agents).where(eq(agents.id, run.agentId)).get()!;
   const adapter = ctx.adapters.get(run.adapterType);
-  mkdirSync(ctx.paths.runs, { recursive: true, mode: 0o700 });
   const limits = limitsOf(ctx);
-  const writer = new TranscriptWriter(transcriptPath(ctx.paths.runs, run.id), limits.transcriptMaxBytes());
-  let secretValues: string[] = [];
-  const redactors = { stdout: new StreamRedactor([]), stderr: new StreamRedactor([]) };
-  const emit = (stream: 'stdout' | 'stderr', text: string) => {
-    if (!text) return;
-    // Output past the head of a capped transcript has no offset until the run ends: not streamed.
-    const placed = writer.append({ stream, at: Date.now(), data: text });
-    if (placed) ctx.events.publish(run.companyId, 'run.log', { runId: run.id, agentId: run.agentId, stream, offset: placed.offset, nextOffset: placed.nextOffset, data: text });
-  };
+  const rc = new RunContext(ctx, run, limits.transcriptMaxBytes());
   let result: ExecutionResult = { exitCode: null, timedOut: false };
-  const meta: Record<string, unknown> = {};
-  let network: Awaited<ReturnType<typeof openRunNetwork>> = null;
-  let workspace: RunWorkspace | null = null;
   try {
     if (!adapter) throw Object.assign(new Error(`No adapter of type "${run.adapterType}" is installed`), { code: 'adapter_missing' });
     // The confinement settings (inheritEnv, sandbox) are applied by the process runner, not the adapter.
     const { adapterConfig: config, confinement } = runConfinement(ctx.paths, adapter, { ...agent.adapterConfig }, run.id);
     // An allowlist gets its proxy and API bridge, or the run is refused (network_allowlist_unavailable).
-    network = await openRunNetwork(confinement, { apiUrl: deps.apiUrl() });
+    const network = await openRunNetwork(confinement, { apiUrl: deps.apiUrl() });
+    if (network) rc.onEnd(() => network.close());
     const resolved = await deps.resolveEnv(run.companyId, config.env as Record<string, unknown> | undefined);
-    secretValues = resolved.secretValues;
-    redactors.stdout = new StreamRedactor(secretValues);
-    redactors.stderr = new StreamRedactor(secretValues);
+    rc.addSecrets(resolved.secretValues);
     if (config.headers) {
       const headers = await deps.resolveEnv(run.companyId, config.headers as Record<string, unknown>);
       config.headers = headers.env;
-      secretValues = [...secretValues, ...headers.secretValues];
-      redactors.stdout = new StreamRedactor(secretValues);
-      redactors.stderr = new StreamRedactor(secretValues);
+      rc.addSecrets(headers.secretValues);
     }
     // An issue with a workspace runs in its clone, whatever cwd the agent's configuration names.
-    workspace = (await deps.workspaces?.forRun(run, emit)) ?? null;
-    if (workspace) config.cwd = workspace.path;
-    // Its clone is the one place of the repository the sandbox lets the agent write.
-    if (workspace && confinement.sandbox) confinement.sandbox.writable = [...(confinement.sandbox.writable ?? []), ...workspace.writablePaths];
+    const workspace: RunWorkspace | null = (await deps.workspaces?.forRun(run, rc.emit)) ?? null;
+    if (workspace) {
+      rc.onEnd(() => workspace.release());
+      config.cwd = workspace.path;
+      // Its clone is the one place of the repository the sandbox lets the agent write.
+      if (confinement.sandbox) confinement.sandbox.writable = [...(confinement.sandbox.writable ?? []), ...workspace.writablePaths];
+    }
     const task = run.taskIssueId ? ctx.db.select().from(issues).where(eq(issues.id, run.taskIssueId)).get() : undefined;
     const session = ctx.db
       .select()
@@ -119,26 +106,18 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
         context: { taskId: task?.identifier ?? null, taskTitle: task?.title ?? null },
         runId: run.id,
         signal: abort.signal,
-        onLog: (stream, chunk) => emit(stream, redactors[stream].push(chunk)),
+        onLog: rc.output,
         onMeta: (m) => {
-          Object.assign(meta, m);
-          if (typeof m.pid === 'number') recordPid(m.pid);
+          Object.assign(rc.meta, m);
+          if (typeof m.pid === 'number') rc.recordProcess(m.pid);
         },
       }));
-    // Each process the run starts, with its start time: a restart ends what a crash left behind and
-    // never mistakes a reused pid for one of ours (recovery.ts).
-    const processes: { pid: number; startTime: string | null }[] = [];
-    const recordPid = (pid: number) => {
-      processes.push({ pid, startTime: processStartTime(pid) });
-      ctx.db.update(heartbeatRuns).set({ pid, processes }).where(eq(heartbeatRuns.id, run.id)).run();
-    };
     result = await execute(session?.params ?? null, token);
     // A session the CLI no longer knows: forget it and retry once, in this same run, with a fresh
     // session (a follow-up run would wait for the next wake and lose this one's prompt).
     if (result.errorCode === 'unknown_session' && session && !abort.signal.aborted) {
       clearSession(ctx, agent.id, run.taskIssueId);
-      const note = `[headcount] the stored session is unknown to the CLI (${result.errorMessage ?? 'unknown session'}); it was cleared, retrying once with a fresh session\n`;
-      emit('stderr', redactors.stderr.push(note));
+      rc.output('stderr', `[headcount] the stored session is unknown to the CLI (${result.errorMessage ?? 'unknown session'}); it was cleared, retrying once with a fresh session\n`);
       const retryToken = await deps.tokens.issue({ agentId: agent.id, companyId: agent.companyId, runId: run.id }, maxLifetime);
       result = await execute(null, retryToken);
     }
@@ -148,14 +127,10 @@ export async function executeRun(deps: RunDeps, run: HeartbeatRunRow, abort: Abo
     const code = (err as { code?: unknown }).code;
     result = { exitCode: null, timedOut: false, errorCode: typeof code === 'string' ? code : 'execution_error', errorMessage: err instanceof Error ? err.message : String(err) };
   } finally {
-    workspace?.release();
-    emit('stdout', redactors.stdout.end());
-    emit('stderr', redactors.stderr.end());
-    writer.close();
-    await network?.close();
+    await rc.end();
   }
-  finishRun(deps, run, { agentId: agent.id, result, meta, cancelled: abort.signal.aborted, transcriptBytes: writer.size, secrets: secretValues });
-  limits.afterRun(run, { droppedBytes: writer.droppedBytes, maxBytes: writer.maxBytes });
+  finishRun(deps, run, rc.outcome(result, abort.signal.aborted));
+  limits.afterRun(run, { droppedBytes: rc.writer.droppedBytes, maxBytes: rc.writer.maxBytes });
 }
 
 function clearSession(ctx: CoreContext, agentId: string, taskIssueId: string | null): void {
@@ -166,21 +141,6 @@ function clearSession(ctx: CoreContext, agentId: string, taskIssueId: string | n
 export function runCostCents(usage: ExecutionResult['usage']): number | null {
   if (!usage || usage.costStatus === 'unpriced' || typeof usage.costCents !== 'number') return null;
   return usage.costCents;
-}
-
-/** How one run ended, as the engine learned it: what the adapter reported and what happened around it. */
-export interface RunOutcome {
-  agentId: string;
-  /** The adapter's result, unredacted (finishRun redacts it). */
-  result: ExecutionResult;
-  /** What the adapter announced while running (command, session, model), unredacted. */
-  meta: Record<string, unknown>;
-  /** The board or a shutdown cancelled it. */
-  cancelled: boolean;
-  /** Bytes in the stored transcript. */
-  transcriptBytes: number;
-  /** Secret values the run resolved: every stored string is redacted of them. */
-  secrets: string[];
 }
 
 /**
