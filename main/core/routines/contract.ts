@@ -96,4 +96,7 @@ export type RoutineFiring = z.infer<typeof RoutineFiring>;
 
 export const RoutineIdParams = z.strictObject({ routineId: Id });
 export const HookParams = z.strictObject({ token: z.string().min(10).max(200) });
-export const FiringsQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const FiringsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  after: z.string().max(200).optional().describe('The X-Next-Cursor of the previous page'),
+});

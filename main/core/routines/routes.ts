@@ -4,6 +4,7 @@ import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { CreateRoutineBody, FiringsQuery, HookParams, PatchRoutineBody, Routine, RoutineFiring, RoutineIdParams, RoutineWithToken } from './contract.js';
 import { MAX_WEBHOOK_BODY_BYTES } from './service.js';
+import { ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 
 const tags = ['routines'];
 const AnyJson = z.unknown().describe('Any JSON; stored with the firing and usable in templates as {{body.<path>}}');
@@ -41,8 +42,8 @@ export const routinesRoutes: RouteRegistrar = (app, s) => {
     handler: async (req, reply) => reply.code(201).send(s.routines.fireByApi(req.actor, req.params.routineId, req.body ?? null)),
   });
   app.get('/api/routines/:routineId/firings', {
-    schema: { tags, summary: 'Firings, newest first: slot, trigger, outcome and issue', params: RoutineIdParams, querystring: FiringsQuery, response: { 200: z.array(RoutineFiring), ...errorResponses } },
-    handler: (req) => s.routines.firings(req.actor, req.params.routineId, req.query.limit),
+    schema: { tags, summary: 'Firings, newest first: slot, trigger, outcome and issue; one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: RoutineIdParams, querystring: FiringsQuery, response: { 200: z.array(RoutineFiring), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.routines.firings(req.actor, req.params.routineId, req.query)),
   });
   app.post('/api/routine-hooks/:token', {
     config: { public: true },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, max } from 'drizzle-orm';
+import { and, eq, isNull, max } from 'drizzle-orm';
 import { routineFirings, routines, type RoutineFiringRow, type RoutineRow } from './schema.js';
 import type { CreateRoutineInput, PatchRoutineInput, Routine, RoutineFiring, RoutineTrigger, RoutineWithToken } from './contract.js';
 import { issues } from '../issues/schema.js';
@@ -12,6 +12,7 @@ import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 import { newId } from '../kernel/ids.js';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { cronProblem, nextSlots } from './slots.js';
 import { materializeFiring, type FiringHooks } from './firing.js';
 
@@ -229,16 +230,18 @@ export function createRoutinesService(ctx: CoreContext, deps: { apiUrl: () => st
       return toFiring(ctx.db, fire(ctx, hooks, row, 'webhook', body));
     },
 
-    firings(actor: Actor, routineId: string, limit: number): RoutineFiring[] {
+    /** Newest first (fired at, then the order they were written), one keyset page at a time. */
+    firings(actor: Actor, routineId: string, page: KeysetQuery): KeysetPage<RoutineFiring> {
       const row = requireRoutine(ctx.db, actor, routineId);
-      return ctx.db
-        .select()
+      const order = keyset(routineFirings, routineFirings.firedAt, 'desc');
+      const rows = ctx.db
+        .select({ row: routineFirings, rowid: order.rowid })
         .from(routineFirings)
-        .where(eq(routineFirings.routineId, row.id))
-        .orderBy(desc(routineFirings.firedAt), desc(routineFirings.slotAt))
-        .limit(limit)
-        .all()
-        .map((f) => toFiring(ctx.db, f));
+        .where(and(eq(routineFirings.routineId, row.id), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.firedAt, (r) => toFiring(ctx.db, r.row));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { buildUrl, toApiError } from '../../api/client.js';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
 import { useAction, useAgents } from '../../api/hooks.js';
@@ -34,22 +35,39 @@ function WebhookUrl({ url }: { url: string }) {
 
 function Firings({ routine }: { routine: Routine }) {
   const api = useApi();
-  const firings = useQuery({ queryKey: keys.routine(routine.id, 'firings'), queryFn: () => api.get<RoutineFiring[]>(`/api/routines/${routine.id}/firings`, { limit: 20 }) });
+  // Newest first, 20 at a time; older pages follow the list's X-Next-Cursor on request.
+  const firings = useInfiniteQuery({
+    queryKey: keys.routine(routine.id, 'firings'),
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam }) => {
+      const res = await api.raw(buildUrl('', `/api/routines/${routine.id}/firings`, { limit: 20, after: pageParam }));
+      if (!res.ok) throw await toApiError(res);
+      return { items: (await res.json()) as RoutineFiring[], next: res.headers.get('x-next-cursor') ?? undefined };
+    },
+    getNextPageParam: (last) => last.next,
+  });
   if (firings.isPending) return <Loading />;
   if (firings.isError) return <ErrorBox error={firings.error} />;
   return (
-    <Table<RoutineFiring>
-      label={`Firings of ${routine.title}`}
-      rows={firings.data}
-      rowKey={(f) => f.id}
-      empty={<span className="faint">No firings yet: the routine fires on its schedule, or when its webhook is called.</span>}
-      columns={[
-        { key: 'at', header: 'Slot', render: (f) => <RelativeTime iso={f.slotAt ?? f.firedAt} /> },
-        { key: 'trigger', header: 'Trigger', render: (f) => humanize(f.trigger) },
-        { key: 'outcome', header: 'Outcome', render: (f) => <Pill tone={OUTCOME_TONE[f.outcome]}>{humanize(f.outcome)}</Pill> },
-        { key: 'issue', header: 'Issue', render: (f) => (f.issueIdentifier ? <a href={href(`/issues/${f.issueIdentifier}`)}>{f.issueIdentifier}</a> : <span className="faint">{f.reason ?? '—'}</span>) },
-      ]}
-    />
+    <>
+      <Table<RoutineFiring>
+        label={`Firings of ${routine.title}`}
+        rows={firings.data.pages.flatMap((p) => p.items)}
+        rowKey={(f) => f.id}
+        empty={<span className="faint">No firings yet: the routine fires on its schedule, or when its webhook is called.</span>}
+        columns={[
+          { key: 'at', header: 'Slot', render: (f) => <RelativeTime iso={f.slotAt ?? f.firedAt} /> },
+          { key: 'trigger', header: 'Trigger', render: (f) => humanize(f.trigger) },
+          { key: 'outcome', header: 'Outcome', render: (f) => <Pill tone={OUTCOME_TONE[f.outcome]}>{humanize(f.outcome)}</Pill> },
+          { key: 'issue', header: 'Issue', render: (f) => (f.issueIdentifier ? <a href={href(`/issues/${f.issueIdentifier}`)}>{f.issueIdentifier}</a> : <span className="faint">{f.reason ?? '—'}</span>) },
+        ]}
+      />
+      {firings.hasNextPage ? (
+        <Button size="sm" variant="ghost" busy={firings.isFetchingNextPage} onClick={() => void firings.fetchNextPage()}>
+          Show older firings
+        </Button>
+      ) : null}
+    </>
   );
 }
 
