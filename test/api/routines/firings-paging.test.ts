@@ -26,11 +26,11 @@ describe('a routine\'s firings page like the other histories', () => {
     let url: string | null = `/api/routines/${r.id}/firings?limit=3`;
     let pages = 0;
     while (url) {
-      const res = await t.api('GET', url);
+      const res: { status: number; body: any; headers: Headers } = await t.api('GET', url);
       expect(res.status).toBe(200);
       expect(res.body.length).toBeLessThanOrEqual(3);
       seen.push(...res.body.map((f: { id: string }) => f.id));
-      const next = res.headers.get('x-next-cursor');
+      const next: string | null = res.headers.get('x-next-cursor');
       url = next ? `/api/routines/${r.id}/firings?limit=3&after=${encodeURIComponent(next)}` : null;
       pages++;
     }
