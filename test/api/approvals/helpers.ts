@@ -1,5 +1,5 @@
-import { createAgent, createAgentKey, createCompany, type ApiResponse, type TestCore } from '../../helpers/core.js';
-import { startAgentsCore, useKeyAndSettle } from '../agents/helpers.js';
+import { createAgent, createAgentKey, createCompany, startCore, type ApiResponse, type TestCore } from '../../helpers/core.js';
+import { tickingClock, useKeyAndSettle } from '../agents/helpers.js';
 
 export { MISSING_ID, allActivity, expectError, problemPaths, useKeyAndSettle } from '../agents/helpers.js';
 
@@ -20,7 +20,9 @@ export interface World {
 }
 
 export async function startWorld(): Promise<World> {
-  const t = await startAgentsCore();
+  // The state machine is under test, not runs: the wakes a decision stores stay rows to assert on,
+  // with no heartbeat started at once (it would write while a test compares snapshots).
+  const t = await startCore({ clock: tickingClock(), heartbeats: false });
   const company = await createCompany(t, 'Acme');
   const other = await createCompany(t, 'Other');
   const ceo = await createAgent(t, company, { name: 'Ada', role: 'ceo' });

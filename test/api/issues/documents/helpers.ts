@@ -58,7 +58,8 @@ export interface World {
 
 /** A core with company Acme (one agent, one issue ACME-1) and company Other (one agent, one issue). */
 export async function startWorld(): Promise<World> {
-  const t = await startCore({ clock: tickingClock() });
+  // Wakes stay rows to assert on: no heartbeat starts at once and writes while a test compares snapshots.
+  const t = await startCore({ clock: tickingClock(), heartbeats: false });
   const companyId = await createCompany(t, 'Acme');
   const agent = await createAgent(t, companyId);
   const agentKey = await createAgentKey(t, agent.id);
