@@ -14,7 +14,11 @@ test('a forged session cookie: the next action lands on sign-in with the reason,
   });
 
   await context.addCookies([{ name: 'headcount_session', value: 'forged-secret', url: board.url, httpOnly: true, sameSite: 'Strict' }]);
-  await page.getByRole('link', { name: 'Agents' }).click();
+  // The next action: going to another page. (A background request, such as the live stream's
+  // reconnect, may meet the 401 first and take the window to sign-in before any click could land.)
+  await page.evaluate(() => {
+    location.hash = '#/agents';
+  });
 
   await expect(page.getByRole('heading', { name: 'Sign in to the board' })).toBeVisible();
   await expect(page.getByRole('alert')).toContainText('Your board session has ended');
