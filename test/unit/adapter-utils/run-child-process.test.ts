@@ -85,7 +85,7 @@ describe('runChildProcess with pipes', () => {
     // forked between a scan of the processes and the signals must be caught by another round.
     const mark = `mark-${process.pid}-${Date.now()}`;
     const { result } = await collect('node', {
-      args: ['-e', "require('child_process').spawn('sh',['-c','while :; do setsid sleep 1000 & done'],{stdio:'ignore',detached:true}).unref(); setTimeout(()=>{},200)"],
+      args: ['-e', "require('child_process').spawn('sh',['-c','for i in $(seq 1 300); do setsid sleep 1000 & done; wait'],{stdio:'ignore',detached:true}).unref(); setTimeout(()=>{},200)"],
       env: { LEFTOVER_MARK: mark },
       confinement: null,
     });
