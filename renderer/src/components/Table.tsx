@@ -36,16 +36,7 @@ export function Table<T>({ columns, rows, rowKey, onRowClick, label, empty }: Ta
         {rows.map((row) => (
           <tr
             key={rowKey(row)}
-            className={onRowClick ? 'row-link' : undefined}
-            tabIndex={onRowClick ? 0 : undefined}
-            onClick={onRowClick ? () => onRowClick(row) : undefined}
-            onKeyDown={
-              onRowClick
-                ? (e) => {
-                    if (e.key === 'Enter') onRowClick(row);
-                  }
-                : undefined
-            }
+            {...rowLinkProps(row, onRowClick)}
           >
             {columns.map((c) => (
               <td key={c.key} style={{ textAlign: c.align }}>
@@ -57,4 +48,17 @@ export function Table<T>({ columns, rows, rowKey, onRowClick, label, empty }: Ta
       </tbody>
     </table>
   );
+}
+
+/** A row that opens something: clickable, focusable, and Enter does what a click does. */
+export function rowLinkProps<T>(row: T, onRowClick: ((row: T) => void) | undefined) {
+  if (!onRowClick) return {};
+  return {
+    className: 'row-link',
+    tabIndex: 0,
+    onClick: () => onRowClick(row),
+    onKeyDown: (e: { key: string }) => {
+      if (e.key === 'Enter') onRowClick(row);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { TableProps } from './Table.js';
+import { rowLinkProps, type TableProps } from './Table.js';
 import { LoadMore } from './LoadMore.js';
 import './virtual-table.css';
 
@@ -61,16 +61,7 @@ export function VirtualTable<T>({ columns, rows, rowKey, onRowClick, label, empt
                 data-index={v.index}
                 ref={virtualizer.measureElement}
                 aria-rowindex={v.index + 2}
-                className={onRowClick ? 'row-link' : undefined}
-                tabIndex={onRowClick ? 0 : undefined}
-                onClick={onRowClick ? () => onRowClick(row) : undefined}
-                onKeyDown={
-                  onRowClick
-                    ? (e) => {
-                        if (e.key === 'Enter') onRowClick(row);
-                      }
-                    : undefined
-                }
+                {...rowLinkProps(row, onRowClick)}
               >
                 {columns.map((c) => (
                   <td key={c.key} style={{ textAlign: c.align }}>
