@@ -10,15 +10,25 @@ import { test, expect } from './fixtures.js';
  */
 const isApiCall = (r: Request) => new URL(r.url()).pathname.startsWith('/api/') && !new URL(r.url()).pathname.endsWith('/events');
 
-/** Counts a page's API requests, and says how many are still in flight. */
+/**
+ * Counts a page's API requests, and says how many are still in flight. In-flight requests are
+ * kept by identity, so a request that started before tracking began and finishes after it is
+ * not subtracted from a count it was never added to.
+ */
 function track(page: Page) {
-  const state = { started: [] as string[], inFlight: 0 };
+  const open = new Set<Request>();
+  const state = {
+    started: [] as string[],
+    get inFlight() {
+      return open.size;
+    },
+  };
   page.on('request', (r) => {
     if (!isApiCall(r)) return;
     state.started.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
-    state.inFlight++;
+    open.add(r);
   });
-  const done = (r: Request) => isApiCall(r) && state.inFlight--;
+  const done = (r: Request) => open.delete(r);
   page.on('requestfinished', done);
   page.on('requestfailed', done);
   return state;
