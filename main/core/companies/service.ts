@@ -1,5 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { companies, type CompanyRow } from './schema.js';
+import { prepared } from '../db/prepared.js';
 import { assets } from '../assets/schema.js';
 import type { Company } from './contract.js';
 import { newId } from '../kernel/ids.js';
@@ -33,9 +34,12 @@ export function toCompany(row: CompanyRow): Company {
 }
 
 /** Loads a company the actor may see, or throws the same 404 for missing and foreign ones. */
+// Every company-scoped route starts here: built once per connection (db/prepared.ts).
+const companyById = (db: Queryable) => prepared(db, 'companies.byId', (d) => d.select().from(companies).where(eq(companies.id, sql.placeholder('id'))).prepare());
+
 export function requireCompany(db: Queryable, actor: Actor, companyId: string): CompanyRow {
   assertCompanyAccess(actor, companyId);
-  const row = db.select().from(companies).where(eq(companies.id, companyId)).get();
+  const row = companyById(db).get({ id: companyId });
   if (!row) throw notFound('Company');
   return row;
 }

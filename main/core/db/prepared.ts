@@ -1,3 +1,4 @@
+import { sql, type Column, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../context.js';
 
 const perSession = new WeakMap<object, Map<string, unknown>>();
@@ -16,3 +17,9 @@ export function prepared<T>(db: Queryable, name: string, build: (db: Queryable) 
   if (query === undefined) cache.set(name, (query = build(db)));
   return query;
 }
+
+/**
+ * `column IN (the ids)` for a prepared query: the ids are bound as one JSON array (`JSON.stringify`
+ * of the list) under the placeholder `name`, so a page of any length runs the same statement.
+ */
+export const inJsonList = (column: Column, name = 'ids'): SQL => sql`${column} IN (SELECT value FROM json_each(${sql.placeholder(name)}))`;

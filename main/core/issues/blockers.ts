@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne } from 'drizzle-orm';
+import { inJsonList, prepared } from '../db/prepared.js';
 import { issues, wakeRequests, type IssueRow } from './schema.js';
 import { issueBlockers } from './blockers-schema.js';
 import { requireIssue } from './lookup.js';
@@ -38,22 +39,34 @@ export function blockedRefusal(db: Queryable, issue: IssueRow): ServiceError | n
   });
 }
 
+// Read for every issue a route answers with: built once per connection (db/prepared.ts), the
+// ids passed as one JSON array so a page of any length is the same statement.
+const blockersOf = (db: Queryable) =>
+  prepared(db, 'blockers.of', (d) =>
+    d
+      .select({ issueId: issueBlockers.issueId, blockerIssueId: issueBlockers.blockerIssueId, blockerStatus: issues.status })
+      .from(issueBlockers)
+      .innerJoin(issues, eq(issues.id, issueBlockers.blockerIssueId))
+      .where(inJsonList(issueBlockers.issueId))
+      .prepare(),
+  );
+const blockedByThese = (db: Queryable) =>
+  prepared(db, 'blockers.blocking', (d) =>
+    d.select({ issueId: issueBlockers.issueId, blockerIssueId: issueBlockers.blockerIssueId }).from(issueBlockers).where(inJsonList(issueBlockers.blockerIssueId)).prepare(),
+  );
+
 /** Both directions for many issues at once (list pages). */
 export function relationsOf(db: Queryable, issueIds: string[]): Map<string, IssueRelations> {
   const out = new Map<string, IssueRelations>(issueIds.map((id) => [id, { blockedBy: [], blocks: [], openBlockerIds: [] }]));
   if (issueIds.length === 0) return out;
-  const rows = db
-    .select({ issueId: issueBlockers.issueId, blockerIssueId: issueBlockers.blockerIssueId, blockerStatus: issues.status })
-    .from(issueBlockers)
-    .innerJoin(issues, eq(issues.id, issueBlockers.blockerIssueId))
-    .where(inArray(issueBlockers.issueId, issueIds))
-    .all();
+  const ids = JSON.stringify(issueIds);
+  const rows = blockersOf(db).all({ ids });
   for (const r of rows) {
     const rel = out.get(r.issueId)!;
     rel.blockedBy.push(r.blockerIssueId);
     if (r.blockerStatus !== 'done') rel.openBlockerIds.push(r.blockerIssueId);
   }
-  const reverse = db.select({ issueId: issueBlockers.issueId, blockerIssueId: issueBlockers.blockerIssueId }).from(issueBlockers).where(inArray(issueBlockers.blockerIssueId, issueIds)).all();
+  const reverse = blockedByThese(db).all({ ids });
   for (const r of reverse) out.get(r.blockerIssueId)!.blocks.push(r.issueId);
   return out;
 }

@@ -14,6 +14,9 @@ const byId = (db: Queryable) => prepared(db, 'issues.byId', (d) => d.select().fr
 const byIdentifier = (db: Queryable) =>
   prepared(db, 'issues.byIdentifier', (d) => d.select().from(issues).where(eq(issues.identifier, sql.placeholder('identifier'))).prepare());
 
+/** An issue row by UUID, deleted or not; no access check (callers hold one already). */
+export const issueRowById = (db: Queryable, id: string): IssueRow | undefined => byId(db).get({ id });
+
 /** An issue by UUID or readable identifier (`ACME-42`), visible to the actor; else 404. */
 export function requireIssue(db: Queryable, actor: Actor, idOrIdentifier: string): IssueRow {
   const key = idOrIdentifier.trim();

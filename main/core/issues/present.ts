@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { prepared } from '../db/prepared.js';
+import { issueRowById } from './lookup.js';
 import type { IssueRow } from './schema.js';
-import { issues } from './schema.js';
 import type { Issue, IssueDetail } from './contract.js';
 import { projects } from '../projects/schema.js';
 import { goals } from '../goals/schema.js';
@@ -38,17 +39,14 @@ export function toIssue(row: IssueRow): Issue {
   };
 }
 
-function projectRef(db: Queryable, id: string | null) {
-  if (!id) return null;
-  const p = db.select({ id: projects.id, name: projects.name, status: projects.status }).from(projects).where(eq(projects.id, id)).get();
-  return p ?? null;
-}
+// Read on every GET of an issue: built once per connection (db/prepared.ts).
+const projectById = (db: Queryable) =>
+  prepared(db, 'issues.projectRef', (d) => d.select({ id: projects.id, name: projects.name, status: projects.status }).from(projects).where(eq(projects.id, sql.placeholder('id'))).prepare());
+const goalById = (db: Queryable) =>
+  prepared(db, 'issues.goalRef', (d) => d.select({ id: goals.id, title: goals.title, status: goals.status }).from(goals).where(eq(goals.id, sql.placeholder('id'))).prepare());
 
-function goalRef(db: Queryable, id: string | null) {
-  if (!id) return null;
-  const g = db.select({ id: goals.id, title: goals.title, status: goals.status }).from(goals).where(eq(goals.id, id)).get();
-  return g ?? null;
-}
+const projectRef = (db: Queryable, id: string | null) => (id ? (projectById(db).get({ id }) ?? null) : null);
+const goalRef = (db: Queryable, id: string | null) => (id ? (goalById(db).get({ id }) ?? null) : null);
 
 /** GET of one issue: the issue plus its context (spec 2.4). */
 export function issueDetail(db: Queryable, row: IssueRow): IssueDetail {
@@ -57,7 +55,7 @@ export function issueDetail(db: Queryable, row: IssueRow): IssueDetail {
   let parentId = row.parentId;
   while (parentId && !seen.has(parentId)) {
     seen.add(parentId);
-    const parent = db.select().from(issues).where(eq(issues.id, parentId)).get();
+    const parent = issueRowById(db, parentId);
     if (!parent) break;
     ancestors.push({
       id: parent.id,
@@ -70,13 +68,13 @@ export function issueDetail(db: Queryable, row: IssueRow): IssueDetail {
     parentId = parent.parentId;
   }
   const legacy = legacyPlanBlock(row.description);
-  return {
-    ...withLinksOne(db, toIssue(row)),
+  // Assigned onto the fresh linked issue rather than spread (see links.ts: a spread this wide is slow).
+  return Object.assign(withLinksOne(db, toIssue(row)), {
     project: projectRef(db, row.projectId),
     goal: goalRef(db, row.goalId),
     ancestors,
     planDocument: planDocument(db, row.id),
     documentSummaries: documentSummaries(db, row.id),
-    legacyPlanDocument: legacy ? { body: legacy, source: 'description' } : null,
-  };
+    legacyPlanDocument: legacy ? { body: legacy, source: 'description' as const } : null,
+  });
 }

@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { prepared } from '../db/prepared.js';
 import { agents, type AgentRow } from '../agents/schema.js';
 import { projects } from '../projects/schema.js';
 import { goals } from '../goals/schema.js';
@@ -10,13 +11,15 @@ import { isUuid } from './lookup.js';
 const problem = (field: string, code: string, message: string) =>
   badRequest(code, `body.${field}: ${message}`, { problems: [{ location: 'body', path: `body.${field}`, message }] });
 
+// Read by every assignment and assignee filter: built once per connection (db/prepared.ts).
+const agentById = (db: Queryable) =>
+  prepared(db, 'references.agentById', (d) => d.select().from(agents).where(and(eq(agents.companyId, sql.placeholder('companyId')), eq(agents.id, sql.placeholder('ref')))).prepare());
+const agentByUrlKey = (db: Queryable) =>
+  prepared(db, 'references.agentByUrlKey', (d) => d.select().from(agents).where(and(eq(agents.companyId, sql.placeholder('companyId')), eq(agents.urlKey, sql.placeholder('ref')))).prepare());
+
 /** An assignee by UUID or shortname, living and hired, in the same company. */
 export function resolveAssignee(db: Queryable, companyId: string, ref: string): AgentRow {
-  const agent = db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.companyId, companyId), isUuid(ref) ? eq(agents.id, ref.toLowerCase()) : eq(agents.urlKey, ref.toLowerCase())))
-    .get();
+  const agent = (isUuid(ref) ? agentById(db) : agentByUrlKey(db)).get({ companyId, ref: ref.toLowerCase() });
   if (!agent) throw problem('assigneeAgentId', 'invalid_assignee', 'must be an agent id or shortname of the same company');
   if (agent.status === 'terminated' || agent.status === 'draft') {
     throw problem('assigneeAgentId', 'invalid_assignee', `cannot assign to a ${agent.status} agent`);

@@ -53,7 +53,8 @@ export const issues = sqliteTable(
     // The list's filters end in the sort columns so a filtered first page is read in order from the
     // index instead of walking the whole company sort order (bench/README.md, Scale).
     index('issues_company_status_idx').on(t.companyId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
-    index('issues_assignee_idx').on(t.assigneeAgentId, t.status),
+    // An agent's own open work ("my todo issues"): assignee and status, then the sort order.
+    index('issues_assignee_status_idx').on(t.assigneeAgentId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
     index('issues_assignee_sort_idx').on(t.assigneeAgentId, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
     index('issues_parent_idx').on(t.parentId),
     index('issues_project_idx').on(t.projectId),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { issues, type IssueRow } from './schema.js';
 import type { CreateIssueInput, IssueDetail, IssueWithLinks, PatchIssueInput } from './contract.js';
 import { toIssue, issueDetail } from './present.js';
@@ -9,32 +9,17 @@ import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
 import { assertMayTakeOver } from './ownership.js';
 import { withLinks, withLinksOne } from './links.js';
+import { encodeCursor, issueListRows } from './list-query.js';
 import { wakeUnblocked } from './blockers.js';
-import { issueLabels } from '../labels/schema.js';
 import { assertLabels, setIssueLabels } from '../labels/service.js';
 import { limitsOf } from '../limits/service.js';
 import type { Actor } from '../kernel/actor.js';
-import { badRequest, conflict, ServiceError } from '../kernel/errors.js';
+import { conflict, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { assertBoard } from '../kernel/access.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 
-interface Cursor {
-  r: number;
-  t: string;
-  i: string;
-}
-const encodeCursor = (row: IssueRow): string => Buffer.from(JSON.stringify({ r: row.priorityRank, t: row.lastActivityAt, i: row.id })).toString('base64url');
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c.r === 'number' && typeof c.t === 'string' && typeof c.i === 'string') return c;
-  } catch {
-    // fall through
-  }
-  throw badRequest('invalid_cursor', 'query.cursor: not a cursor from this list');
-}
 
 export interface ListIssuesFilter {
   status?: IssueRow['status'][] | undefined;
@@ -108,35 +93,17 @@ export function createIssuesService(ctx: CoreContext) {
     /** Sorted by priority, then most recent activity; cursor-paginated. */
     list(actor: Actor, companyId: string, filter: ListIssuesFilter): { items: IssueWithLinks[]; nextCursor: string | null } {
       requireCompany(ctx.db, actor, companyId);
-      const where: SQL[] = [eq(issues.companyId, companyId), isNull(issues.deletedAt)];
-      if (filter.status?.length) where.push(inArray(issues.status, filter.status));
+      let assigneeAgentId: string | undefined;
       if (filter.assigneeAgentId) {
         // An unknown shortname matches nothing rather than failing: it is a filter, not a write.
         const ref = filter.assigneeAgentId;
-        let agentId: string;
         try {
-          agentId = resolveAssignee(ctx.db, companyId, ref).id;
+          assigneeAgentId = resolveAssignee(ctx.db, companyId, ref).id;
         } catch {
-          agentId = ref;
+          assigneeAgentId = ref;
         }
-        where.push(eq(issues.assigneeAgentId, agentId));
       }
-      if (filter.projectId) where.push(eq(issues.projectId, filter.projectId));
-      if (filter.parentId) where.push(eq(issues.parentId, filter.parentId));
-      if (filter.labelId) where.push(sql`EXISTS (SELECT 1 FROM ${issueLabels} WHERE ${issueLabels.issueId} = ${issues.id} AND ${issueLabels.labelId} = ${filter.labelId})`);
-      if (filter.cursor) {
-        const c = decodeCursor(filter.cursor);
-        where.push(
-          sql`(${issues.priorityRank} > ${c.r} OR (${issues.priorityRank} = ${c.r} AND (${issues.lastActivityAt} < ${c.t} OR (${issues.lastActivityAt} = ${c.t} AND ${issues.id} > ${c.i}))))`,
-        );
-      }
-      const rows = ctx.db
-        .select()
-        .from(issues)
-        .where(and(...where))
-        .orderBy(issues.priorityRank, sql`${issues.lastActivityAt} DESC`, issues.id)
-        .limit(filter.limit + 1)
-        .all();
+      const rows = issueListRows(ctx.db, { ...filter, companyId, assigneeAgentId });
       const items = rows.slice(0, filter.limit);
       const last = items[items.length - 1];
       return { items: withLinks(ctx.db, items.map(toIssue)), nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null };

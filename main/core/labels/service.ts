@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { inJsonList, prepared } from '../db/prepared.js';
 import { labels, issueLabels, type LabelRow } from './schema.js';
 import type { Label } from './contract.js';
 import type { Actor } from '../kernel/actor.js';
@@ -20,11 +21,21 @@ function requireLabel(db: Queryable, actor: Actor, labelId: string): LabelRow {
 
 const isUniqueViolation = (err: unknown) => err instanceof Error && /UNIQUE constraint failed: labels/.test(err.message);
 
+// Read for every issue a route answers with: one statement for a page of any length.
+const labelsOfIssues = (db: Queryable) =>
+  prepared(db, 'labels.ofIssues', (d) =>
+    d
+      .select({ issueId: issueLabels.issueId, labelId: issueLabels.labelId })
+      .from(issueLabels)
+      .where(inJsonList(issueLabels.issueId))
+      .prepare(),
+  );
+
 /** Label ids of many issues at once (list pages). */
 export function labelIdsOf(db: Queryable, issueIds: string[]): Map<string, string[]> {
   const out = new Map<string, string[]>(issueIds.map((id) => [id, []]));
   if (issueIds.length === 0) return out;
-  for (const r of db.select({ issueId: issueLabels.issueId, labelId: issueLabels.labelId }).from(issueLabels).where(inArray(issueLabels.issueId, issueIds)).all()) out.get(r.issueId)!.push(r.labelId);
+  for (const r of labelsOfIssues(db).all({ ids: JSON.stringify(issueIds) })) out.get(r.issueId)!.push(r.labelId);
   return out;
 }
 

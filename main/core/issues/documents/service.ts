@@ -1,5 +1,6 @@
 import { keyset, type KeysetPage, type KeysetQuery } from '../../db/keyset.js';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
+import { prepared } from '../../db/prepared.js';
 import { issueDocumentRevisions, issueDocuments, type IssueDocumentRevisionRow, type IssueDocumentRow, type IssueRow } from '../schema.js';
 import {
   MAX_DOCUMENT_BODY_BYTES,
@@ -36,7 +37,7 @@ const summaryColumns = {
   bodyBytes: bodyBytesSql,
 };
 
-const live = (issueId: string) => and(eq(issueDocuments.issueId, issueId), isNull(issueDocuments.deletedAt));
+const live = (issueId: string | Placeholder) => and(eq(issueDocuments.issueId, issueId), isNull(issueDocuments.deletedAt));
 
 function toDocument(row: IssueDocumentRow): IssueDocument {
   return {
@@ -66,14 +67,18 @@ const toRevision = (row: IssueDocumentRevisionRow): DocumentRevision => ({
 
 /** Metadata of the issue's live documents, by key. `issueId` is the issue's UUID. */
 export function documentSummaries(db: Queryable, issueId: string): DocumentSummary[] {
-  return db
-    .select(summaryColumns)
-    .from(issueDocuments)
-    .where(live(issueId))
-    .orderBy(asc(issueDocuments.key))
-    .all()
+  return summariesOf(db)
+    .all({ issueId })
     .map((r) => ({ ...r, format: r.format as Format }));
 }
+
+// Both are read on every GET of an issue: built once per connection (db/prepared.ts).
+const summariesOf = (db: Queryable) =>
+  prepared(db, 'documents.summaries', (d) =>
+    d.select(summaryColumns).from(issueDocuments).where(live(sql.placeholder('issueId'))).orderBy(asc(issueDocuments.key)).prepare(),
+  );
+const documentByKey = (db: Queryable) =>
+  prepared(db, 'documents.byKey', (d) => d.select().from(issueDocuments).where(and(live(sql.placeholder('issueId')), eq(issueDocuments.key, sql.placeholder('key')))).prepare());
 
 /** The live `plan` document in full, or null. `issueId` is the issue's UUID. */
 export function planDocument(db: Queryable, issueId: string): PlanDocument | null {
@@ -84,7 +89,7 @@ export function planDocument(db: Queryable, issueId: string): PlanDocument | nul
 }
 
 export function findDocument(db: Queryable, issueId: string, key: string): IssueDocumentRow | undefined {
-  return db.select().from(issueDocuments).where(and(live(issueId), eq(issueDocuments.key, key))).get();
+  return documentByKey(db).get({ issueId, key });
 }
 
 function requireDocument(db: Queryable, issueId: string, key: string): IssueDocumentRow {
