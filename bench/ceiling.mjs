@@ -126,35 +126,39 @@ function claimReleaseLoop(ids, agentId) {
   return { perSec: cycles / duration };
 }
 
-// Checkout + release over HTTP: CLIENTS agents, agent key + the run header, each on its own issues.
+// Checkout + release over HTTP: CLIENTS connections, each an agent (agent key + run header) cycling
+// through issues of its own. Driven by autocannon's request sequence rather than fetch(): on two
+// cores, undici's per-request cost in this process took the CPU the server needed, and the server
+// profile was half idle. A cycle is one checkout and its release; the latencies are per request.
 async function checkoutCycles(todo) {
-  const latencies = [];
-  let cycles = 0;
-  let refused = 0;
-  const end = performance.now() + duration * 1000;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, c) => {
-      const agent = agents[c % AGENTS];
-      const headers = { authorization: `Bearer ${agent.key}`, 'content-type': 'application/json', 'x-service-run-id': agent.runId };
-      const mine = todo.filter((_, i) => i % CLIENTS === c);
-      for (let k = 0; performance.now() < end; k++) {
-        const issue = mine[k % mine.length];
-        const started = performance.now();
-        const a = await fetch(`${server.url}/api/issues/${issue}/checkout`, { method: 'POST', headers, body: JSON.stringify({ expectedStatuses: ['todo'] }) });
-        await a.arrayBuffer();
-        const b = await fetch(`${server.url}/api/issues/${issue}/release`, { method: 'POST', headers, body: '{}' });
-        await b.arrayBuffer();
-        if (a.status !== 200 || b.status !== 200) {
-          if (refused++ === 0) console.error('first refused cycle:', a.status, b.status);
-        }
-        latencies.push(performance.now() - started);
-        cycles++;
-      }
-    }),
-  );
-  latencies.sort((x, y) => x - y);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { perSec: cycles / duration, p50Ms: pct(50), p99Ms: pct(99), refused };
+  let connection = 0;
+  const headersOf = (a) => ({ authorization: `Bearer ${a.key}`, 'content-type': 'application/json', 'x-service-run-id': a.runId });
+  const r = await autocannon({
+    url: server.url,
+    connections: CLIENTS,
+    duration,
+    warmup: { connections: CLIENTS, duration: 1 },
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req, context) => {
+          if (context.c === undefined) {
+            context.c = connection++ % CLIENTS;
+            context.mine = todo.filter((_, i) => i % CLIENTS === context.c);
+            context.k = 0;
+          }
+          context.issue = context.mine[context.k++ % context.mine.length];
+          return { ...req, path: `/api/issues/${context.issue}/checkout`, headers: headersOf(agents[context.c % AGENTS]), body: JSON.stringify({ expectedStatuses: ['todo'] }) };
+        },
+      },
+      {
+        method: 'POST',
+        setupRequest: (req, context) => ({ ...req, path: `/api/issues/${context.issue}/release`, headers: headersOf(agents[context.c % AGENTS]), body: '{}' }),
+      },
+    ],
+  });
+  if (r.non2xx) console.error(`checkout cycles: ${r.non2xx} non-2xx of ${r['2xx'] + r.non2xx}`);
+  return { perSec: r.requests.average / 2, p50Ms: r.latency.p50, p99Ms: r.latency.p99, refused: r.non2xx };
 }
 
 const agentHeaders = (a) => ({ authorization: `Bearer ${a.key}`, 'content-type': 'application/json' });

@@ -1,4 +1,5 @@
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { prepared } from '../db/prepared.js';
 import { activity, type ActivityRow } from './schema.js';
 import { newId } from '../kernel/ids.js';
 import type { Actor } from '../kernel/actor.js';
@@ -32,21 +33,42 @@ export function recordActivity(tx: Queryable, at: string, actor: Actor | 'system
       data: { activityId: id, entityType: entry.entityType, entityId: entry.entityId, summary: entry.summary, ...ref },
     });
   }
-  tx.insert(activity)
-    .values({
-      id,
-      companyId: entry.companyId,
-      actorType: ref.actorType,
-      actorId: ref.actorId,
-      action: entry.action,
-      entityType: entry.entityType,
-      entityId: entry.entityId,
-      summary: entry.summary,
-      details: entry.details ?? null,
-      createdAt: at,
-    })
-    .run();
+  insertActivity(tx).run({
+    id,
+    companyId: entry.companyId,
+    actorType: ref.actorType,
+    actorId: ref.actorId,
+    action: entry.action,
+    entityType: entry.entityType,
+    entityId: entry.entityId,
+    summary: entry.summary,
+    details: entry.details ? JSON.stringify(entry.details) : null,
+    createdAt: at,
+  });
 }
+
+// Every write records one: built once per connection (db/prepared.ts). Each column is a
+// placeholder, so no column default is frozen into the statement.
+const insertActivity = (db: Queryable) =>
+  prepared(db, 'activity.insert', (d) => {
+    const p = sql.placeholder;
+    return d
+      .insert(activity)
+      .values({
+        id: p('id'),
+        companyId: p('companyId'),
+        actorType: p('actorType'),
+        actorId: p('actorId'),
+        action: p('action'),
+        entityType: p('entityType'),
+        entityId: p('entityId'),
+        summary: p('summary'),
+        // Bound as SQL, not through the JSON column's encoder, so no details stay SQL NULL.
+        details: sql`${p('details')}`,
+        createdAt: p('createdAt'),
+      })
+      .prepare();
+  });
 
 export interface ActivityPage {
   items: ActivityRow[];

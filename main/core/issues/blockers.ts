@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { inJsonList, prepared } from '../db/prepared.js';
 import { issues, wakeRequests, type IssueRow } from './schema.js';
 import { issueBlockers } from './blockers-schema.js';
@@ -20,13 +20,19 @@ export interface IssueRelations {
 
 /** Blockers of `issueId` whose status is not `done`. */
 export function openBlockers(db: Queryable, issueId: string): { id: string; identifier: string }[] {
-  return db
-    .select({ id: issues.id, identifier: issues.identifier })
-    .from(issueBlockers)
-    .innerJoin(issues, eq(issues.id, issueBlockers.blockerIssueId))
-    .where(and(eq(issueBlockers.issueId, issueId), ne(issues.status, 'done')))
-    .all();
+  return openBlockersOf(db).all({ issueId });
 }
+
+// Read by every checkout: built once per connection (db/prepared.ts).
+const openBlockersOf = (db: Queryable) =>
+  prepared(db, 'blockers.open', (d) =>
+    d
+      .select({ id: issues.id, identifier: issues.identifier })
+      .from(issueBlockers)
+      .innerJoin(issues, eq(issues.id, issueBlockers.blockerIssueId))
+      .where(and(eq(issueBlockers.issueId, sql.placeholder('issueId')), ne(issues.status, 'done')))
+      .prepare(),
+  );
 
 /** The 409 a checkout of an issue with open blockers gets, or null. */
 export function blockedRefusal(db: Queryable, issue: IssueRow): ServiceError | null {

@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { inJsonList, prepared } from '../db/prepared.js';
 import { issues, type IssueRow } from './schema.js';
 import { agents } from '../agents/schema.js';
 import type { Issue } from './contract.js';
@@ -8,7 +9,59 @@ import { requireIssue } from './lookup.js';
 import type { Actor } from '../kernel/actor.js';
 import { badRequest, conflict, forbidden, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
+import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
+
+// Checkout and release are the hottest writes of a running company: their statements are built
+// once per connection (db/prepared.ts) with every value a placeholder.
+const p = sql.placeholder;
+const agentById = (db: Queryable) => prepared(db, 'checkout.agentById', (d) => d.select().from(agents).where(eq(agents.id, p('id'))).prepare());
+
+/** The claim: one conditional UPDATE, which under any concurrency exactly one caller wins. */
+const claimIssue = (db: Queryable) =>
+  prepared(db, 'checkout.claim', (d) =>
+    d
+      .update(issues)
+      .set({
+        status: 'in_progress',
+        assigneeAgentId: sql`${p('agentId')}`,
+        checkoutAgentId: sql`${p('agentId')}`,
+        checkoutRunId: sql`${p('runId')}`,
+        checkedOutAt: sql`CASE WHEN ${issues.checkoutAgentId} = ${p('agentId')} THEN ${issues.checkedOutAt} ELSE ${p('at')} END`,
+        startedAt: sql`coalesce(${issues.startedAt}, ${p('at')})`,
+        updatedAt: sql`${p('at')}`,
+        lastActivityAt: sql`${p('at')}`,
+      })
+      .where(
+        and(
+          eq(issues.id, p('issueId')),
+          or(
+            // Idempotent for the owner: the same run (or no run on either side) again.
+            and(eq(issues.checkoutAgentId, p('agentId')), sql`coalesce(${issues.checkoutRunId}, '') = coalesce(${p('runId')}, '')`),
+            and(
+              inJsonList(issues.status, 'expectedStatuses'),
+              or(
+                isNull(issues.checkoutAgentId),
+                // The owner's own lock from a run that is no longer active: adopted, and only
+                // when the caller listed in_progress (a crashed run left it in that status).
+                and(eq(issues.checkoutAgentId, p('agentId')), sql`${p('staleRun')} = 1`),
+              ),
+            ),
+          ),
+        ),
+      )
+      .returning()
+      .prepare(),
+  );
+
+const releaseIssue = (db: Queryable) =>
+  prepared(db, 'checkout.release', (d) =>
+    d
+      .update(issues)
+      .set({ checkoutAgentId: null, checkoutRunId: null, checkedOutAt: null, status: sql`${p('status')}`, updatedAt: sql`${p('at')}`, lastActivityAt: sql`${p('at')}` })
+      .where(eq(issues.id, p('issueId')))
+      .returning()
+      .prepare(),
+  );
 
 export type CheckoutStatus = 'backlog' | 'todo' | 'blocked' | 'in_review' | 'in_progress';
 
@@ -28,7 +81,7 @@ function checkoutAgent(tx: Tx, actor: Actor, issue: IssueRow, requested: string 
     if (!requested) throw badRequest('validation_error', 'body.agentId: the board must name the agent taking the issue', { problems: [{ location: 'body', path: 'body.agentId', message: 'required for the board' }] });
     agentId = requested;
   }
-  const agent = tx.select().from(agents).where(eq(agents.id, agentId)).get();
+  const agent = agentById(tx).get({ id: agentId });
   if (!agent || agent.companyId !== issue.companyId) {
     throw badRequest('invalid_agent', 'body.agentId: must be an agent of the issue\'s company', { problems: [{ location: 'body', path: 'body.agentId', message: 'not an agent of this company' }] });
   }
@@ -53,38 +106,14 @@ export function createCheckoutService(ctx: CoreContext) {
         const run = req.runId;
         // Runs of this agent still alive, known to the engine: their locks are never adopted.
         const staleRun = issue.checkoutRunId !== null && !ctx.runs.isActive(issue.checkoutRunId);
-        const claimed = tx
-          .update(issues)
-          .set({
-            status: 'in_progress',
-            assigneeAgentId: agent.id,
-            checkoutAgentId: agent.id,
-            checkoutRunId: run,
-            checkedOutAt: sql`CASE WHEN ${issues.checkoutAgentId} = ${agent.id} THEN ${issues.checkedOutAt} ELSE ${at} END`,
-            startedAt: sql`coalesce(${issues.startedAt}, ${at})`,
-            updatedAt: at,
-            lastActivityAt: at,
-          })
-          .where(
-            and(
-              eq(issues.id, issue.id),
-              or(
-                // Idempotent for the owner: the same run (or no run on either side) again.
-                and(eq(issues.checkoutAgentId, agent.id), sql`coalesce(${issues.checkoutRunId}, '') = coalesce(${run}, '')`),
-                and(
-                  inArray(issues.status, req.expectedStatuses),
-                  or(
-                    isNull(issues.checkoutAgentId),
-                    // The owner's own lock from a run that is no longer active: adopted, and only
-                    // when the caller listed in_progress (a crashed run left it in that status).
-                    and(eq(issues.checkoutAgentId, agent.id), sql`${staleRun ? 1 : 0} = 1`),
-                  ),
-                ),
-              ),
-            ),
-          )
-          .returning()
-          .get();
+        const claimed = claimIssue(tx).get({
+          agentId: agent.id,
+          runId: run,
+          at,
+          issueId: issue.id,
+          expectedStatuses: JSON.stringify(req.expectedStatuses),
+          staleRun: staleRun ? 1 : 0,
+        });
         if (!claimed) throw explainRefusal(tx, issue, agent.id, req);
         const adopted = issue.checkoutAgentId === agent.id && issue.checkoutRunId !== run;
         const fresh = issue.checkoutAgentId !== agent.id;
@@ -114,19 +143,7 @@ export function createCheckoutService(ctx: CoreContext) {
           throw forbidden('Only the agent holding the checkout, or the board, can release it', 'not_checkout_owner');
         }
         const at = isoNow(ctx);
-        const updated = tx
-          .update(issues)
-          .set({
-            checkoutAgentId: null,
-            checkoutRunId: null,
-            checkedOutAt: null,
-            status: issue.status === 'in_progress' ? 'todo' : issue.status,
-            updatedAt: at,
-            lastActivityAt: at,
-          })
-          .where(eq(issues.id, issue.id))
-          .returning()
-          .get();
+        const updated = releaseIssue(tx).get({ status: issue.status === 'in_progress' ? 'todo' : issue.status, at, issueId: issue.id })!;
         recordActivity(tx, at, actor, {
           companyId: issue.companyId,
           action: 'issue.released',
