@@ -32,3 +32,6 @@ export { JsonLineState, PLAIN_LINES_KEPT, nonNegative, type JsonEvent } from './
 export { ClaudeStreamState, type ClaudeResultEvent } from './claude-stream.js';
 export { cwdSessionCodec, resumableSession, ownUsage, SESSION_ID, type CwdSession, type SessionTotals } from './session-codec.js';
 export { cliEnvironmentTest, cliEnvironmentChecks, helloProbe, helloProbeWanted, HELLO_PROMPT, type HelloProbeOptions, type HelloProbeSpec, type CliEnvironmentSpec } from './hello-probe.js';
+// The UI parsers' shared pieces (browser-safe; ui-parse/index.ts is what a parser's bundle sees).
+export * from './ui-parse/kit.js';
+export * from './ui-parse/claude.js';
