@@ -36,3 +36,4 @@ export { cliEnvironmentTest, cliEnvironmentChecks, helloProbe, helloProbeWanted,
 export * from './ui-parse/kit.js';
 export * from './ui-parse/claude.js';
 export { settingsModel } from './settings-model.js';
+export { cliModelsOutput, type CliModelsQuery, type ListModelsOptions } from './cli-models.js';
