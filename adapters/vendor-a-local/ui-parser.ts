@@ -4,13 +4,14 @@
  * deterministic, never throws. The build bundles it into one self-contained file the renderer runs
  * in a sandboxed Worker; `headcount run watch` formats its entries.
  */
-import { claudeEventEntries, claudeResultEntry, countOf, jsonLineParser, type JsonObject, type TranscriptEntry, type UiTranscriptParser } from '@service/adapter-utils';
+import { claudeEventEntries, claudeResultEntry, countOf, jsonLineParser, type JsonObject, type ResultEntry, type TranscriptEntry, type UiTranscriptParser } from '@service/adapter-utils';
 
 export const uiParserContractVersion = '1.0.0';
 
 // Claude reports the uncached input and the cache writes apart.
-const eventEntries = (event: JsonObject, ts: string): TranscriptEntry[] =>
-  claudeEventEntries(event, ts, (result) => claudeResultEntry(result, ts, (usage) => countOf(usage.input_tokens) + countOf(usage.cache_creation_input_tokens)));
+const resultEntry = (event: JsonObject, ts: string): ResultEntry => claudeResultEntry(event, ts, (usage) => countOf(usage.input_tokens) + countOf(usage.cache_creation_input_tokens));
+
+const eventEntries = (event: JsonObject, ts: string): TranscriptEntry[] => claudeEventEntries(event, ts, resultEntry);
 
 export const parseStdoutLine = jsonLineParser(eventEntries);
 

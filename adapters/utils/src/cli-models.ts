@@ -1,5 +1,5 @@
-import { commandArgs, resolveCommand } from './resolve-command.js';
-import { runChildProcess } from './run-child-process.js';
+import { captureOutput } from './capture-output.js';
+import { resolveCommand } from './resolve-command.js';
 
 /** How a model list asks the installed CLI: which command, and the agent environment it runs in. */
 export interface ListModelsOptions {
@@ -27,21 +27,15 @@ export async function cliModelsOutput(q: CliModelsQuery): Promise<string | null>
   const env = Object.fromEntries(Object.entries({ ...process.env, ...q.env }).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const resolved = resolveCommand(q.command, env);
   if (!resolved) return null;
-  let out = '';
   try {
-    const run = await runChildProcess(resolved.command, {
-      args: commandArgs(resolved, q.args),
+    const { out, exitCode } = await captureOutput(resolved, {
+      args: q.args,
       // The probe gets the built agent environment (runChildProcess), never the server's whole one.
       env: { ...(q.env ?? {}), ...q.extraEnv } as Record<string, string>,
-      timeout: q.timeoutMs,
-      graceMs: 1000,
-      onStdout: (c) => (out += c),
-      onStderr: (c) => {
-        if (q.stderr) out += c;
-      },
-      ...(resolved.viaCmd ? { windowsVerbatimArguments: true } : {}),
+      timeoutMs: q.timeoutMs,
+      stderr: q.stderr === true,
     });
-    return run.exitCode === 0 ? out : null;
+    return exitCode === 0 ? out : null;
   } catch {
     return null;
   }

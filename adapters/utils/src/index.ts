@@ -37,3 +37,4 @@ export * from './ui-parse/kit.js';
 export * from './ui-parse/claude.js';
 export { settingsModel } from './settings-model.js';
 export { cliModelsOutput, type CliModelsQuery, type ListModelsOptions } from './cli-models.js';
+export { captureOutput, type CaptureOptions } from './capture-output.js';
