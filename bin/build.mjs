@@ -23,26 +23,31 @@ const steps = [
     name: 'adapter utilities',
     inputs: [...shared, 'adapters/utils/src', 'adapters/utils/tsconfig.json', 'adapters/utils/package.json'],
     output: 'adapters/utils/dist/index.js',
-    run: [bin('tsc'), ['-p', 'adapters/utils/tsconfig.json']],
+    run: [[bin('tsc'), ['-p', 'adapters/utils/tsconfig.json']]],
   },
   {
     name: 'core',
-    inputs: [...shared, 'tsconfig.build.json', 'main', 'adapters', 'preload'],
+    inputs: [...shared, 'tsconfig.build.json', 'main', 'adapters', 'preload', 'bin/build-ui-parsers.mjs'],
     output: 'dist/main/cli/index.js',
-    run: [bin('tsc'), ['-p', 'tsconfig.build.json']],
+    // tsc emits every adapter file; the UI parsers are then re-emitted as self-contained bundles
+    // (bin/build-ui-parsers.mjs), in the same step so that no tsc run can leave a stale one behind.
+    run: [
+      [bin('tsc'), ['-p', 'tsconfig.build.json']],
+      [process.execPath, ['bin/build-ui-parsers.mjs']],
+    ],
   },
   {
     name: 'plugin bundle',
     inputs: [...shared, 'adapters/vendor-i-local', 'adapters/utils/src'],
     output: 'adapters/vendor-i-local/dist/index.js',
-    run: [process.execPath, ['adapters/vendor-i-local/build.mjs']],
+    run: [[process.execPath, ['adapters/vendor-i-local/build.mjs']]],
   },
   {
     name: 'board',
     // The renderer imports the core's contract files and the UI-parser contract.
     inputs: [...shared, 'renderer', 'main/core', 'adapters/utils/src'],
     output: 'dist/renderer/index.html',
-    run: [bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']],
+    run: [[bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']]],
   },
 ];
 
@@ -85,10 +90,11 @@ export function build({ force = false, log = console.log } = {}) {
   for (const step of steps) {
     const print = fingerprint(step.inputs);
     if (!force && stamps[step.name] === print && existsSync(path.join(root, step.output))) continue;
-    const [cmd, args] = step.run;
-    const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
-    if (res.status !== 0) {
-      throw new Error(`build step "${step.name}" failed (${res.error?.message ?? `exit ${res.status}`})`);
+    for (const [cmd, args] of step.run) {
+      const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+      if (res.status !== 0) {
+        throw new Error(`build step "${step.name}" failed (${res.error?.message ?? `exit ${res.status}`})`);
+      }
     }
     // Stored after each step, so a failure later keeps what already succeeded.
     stamps[step.name] = print;

@@ -1,9 +1,8 @@
-import type { AdapterDescriptor } from '@service/adapter-utils';
+import { localCliAdapter } from '@service/adapter-utils';
 import { VendorALocalConfig } from './config.js';
 import { executeClaude } from './execute.js';
 import { testClaudeEnvironment } from './environment.js';
 import { sessionCodec } from './session.js';
-import { listSkills, syncSkills } from './skills.js';
 import { detectModel } from './detect-model.js';
 import { CLAUDE_MODELS } from './models.js';
 import { cliFormatter } from './cli-formatter.js';
@@ -38,20 +37,22 @@ Errors: \`login_required\` (with a hint), \`unknown_session\` (the session is cl
 retried once), \`rate_limited\` (no run before the reset time), \`max_turns\`.
 `;
 
-export const vendorALocalAdapter: AdapterDescriptor = {
+/**
+ * Skills: The product skill installed per run (`.claude/skills/<name>/SKILL.md` in a temp `--add-dir`).
+ * Nothing to write: the skill is provided per run and the user's ~/.claude/skills stay untouched.
+ */
+export const vendorALocalAdapter = localCliAdapter({
   type,
   label,
   models,
   agentConfigurationDoc,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.claude/', '.claude.json', '.claude.json.backup', '.config/claude/', '$CLAUDE_CONFIG_DIR/'],
   configSchema: VendorALocalConfig,
   execute: executeClaude,
   testEnvironment: testClaudeEnvironment,
-  // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.claude/', '.claude.json', '.claude.json.backup', '.config/claude/', '$CLAUDE_CONFIG_DIR/'],
   sessionCodec,
-  listSkills,
-  syncSkills,
-  detectModel: () => detectModel(),
+  detectModel,
   cliFormatter,
   uiParser,
-};
+});

@@ -1,17 +1,7 @@
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DetectedModel } from '@service/adapter-utils';
+import { settingsModel, type DetectedModel } from '@service/adapter-utils';
 import { CLAUDE_MODELS } from './models.js';
-
-const readModel = (file: string): string | null => {
-  try {
-    const settings = JSON.parse(readFileSync(file, 'utf8')) as { model?: unknown };
-    return typeof settings.model === 'string' && settings.model.trim() ? settings.model.trim() : null;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * The model Claude Code would use without `--model`: `ANTHROPIC_MODEL`, else the `model` of the
@@ -23,7 +13,7 @@ export async function detectModel(env: NodeJS.ProcessEnv = process.env): Promise
   if (env.ANTHROPIC_MODEL) return { model: env.ANTHROPIC_MODEL, provider: 'anthropic', source: 'env:ANTHROPIC_MODEL', candidates };
   const dir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME || os.homedir(), '.claude');
   const file = path.join(dir, 'settings.json');
-  const model = readModel(file);
+  const model = settingsModel(file);
   if (model) return { model, provider: 'anthropic', source: file, candidates };
   return { model: null, provider: 'anthropic', source: 'default', candidates };
 }

@@ -1,9 +1,8 @@
-import type { AdapterDescriptor } from '@service/adapter-utils';
+import { localCliAdapter } from '@service/adapter-utils';
 import { VendorBLocalConfig } from './config.js';
 import { executeCodex } from './execute.js';
 import { testCodexEnvironment } from './environment.js';
 import { sessionCodec } from './session.js';
-import { listSkills, syncSkills } from './skills.js';
 import { detectModel } from './detect-model.js';
 import { listCodexModels } from './list-models.js';
 import { CODEX_MODELS } from './models.js';
@@ -42,21 +41,24 @@ reports no cost; unknown models are marked unpriced). Errors: \`login_required\`
 Codex gives one). Codex has no max-turns option.
 `;
 
-export const vendorBLocalAdapter: AdapterDescriptor = {
+/**
+ * Skills: Codex 0.169 reads skills only from `~/.agents/skills` and `$CODEX_HOME/skills` and has no flag
+ * for another root, so the skill is written to a per-run directory (readable through `--add-dir`)
+ * and the prompt points at it: the user's own skill folders are never written to.
+ */
+export const vendorBLocalAdapter = localCliAdapter({
   type,
   label,
   models,
   agentConfigurationDoc,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.codex/', '$CODEX_HOME/'],
   configSchema: VendorBLocalConfig,
   execute: executeCodex,
   testEnvironment: testCodexEnvironment,
-  // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.codex/', '$CODEX_HOME/'],
-  sessionCodec,
-  listSkills,
-  syncSkills,
-  detectModel: () => detectModel(),
   listModels: () => listCodexModels(),
+  sessionCodec,
+  detectModel,
   cliFormatter,
   uiParser,
-};
+});

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliEnvironmentTest, commandArgs, runChildProcess, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
+import { captureOutput, cliEnvironmentTest, type EnvironmentCheck, type EnvironmentTestContext, type EnvironmentTestResult, type ResolvedCommand } from '@service/adapter-utils';
 import { VendorBLocalConfig } from './config.js';
 import { CodexStreamState } from './parse.js';
 import { classifyCodexError } from './errors.js';
@@ -43,8 +43,7 @@ function authChecks(env: Record<string, string | undefined>): EnvironmentCheck[]
  * itself is the `codex-cli x.y.z` line of stdout.
  */
 async function stdoutVersion(resolved: ResolvedCommand, env: Record<string, string>): Promise<string | null> {
-  let out = '';
-  await runChildProcess(resolved.command, { args: commandArgs(resolved, ['--version']), env, timeout: 15_000, graceMs: 1000, onStdout: (c) => (out += c), onStderr: () => undefined }).catch(() => null);
+  const out = (await captureOutput(resolved, { args: ['--version'], env, timeoutMs: 15_000 }).catch(() => null))?.out ?? '';
   return out.split('\n').map((l) => l.trim()).find((l) => /\d+\.\d+\.\d+/.test(l)) ?? null;
 }
 

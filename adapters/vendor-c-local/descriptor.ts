@@ -1,9 +1,8 @@
-import type { AdapterDescriptor } from '@service/adapter-utils';
+import { localCliAdapter } from '@service/adapter-utils';
 import { VendorCLocalConfig } from './config.js';
 import { executeGemini } from './execute.js';
 import { testGeminiEnvironment } from './environment.js';
 import { sessionCodec } from './session.js';
-import { listSkills, syncSkills } from './skills.js';
 import { detectModel } from './detect-model.js';
 import { GEMINI_MODELS } from './models.js';
 import { cliFormatter } from './cli-formatter.js';
@@ -42,21 +41,25 @@ table (the CLI reports no cost; unknown models are marked unpriced). Errors: \`l
 \`max_turns\` (the \`model.maxSessionTurns\` setting).
 `;
 
-export const vendorCLocalAdapter: AdapterDescriptor = {
+/**
+ * Skills: The Gemini CLI loads skills from `~/.gemini/skills` and the project's `.gemini/skills` only;
+ * writing there would touch the user's own folders. The skill is written to a per-run directory
+ * added to the workspace (`--include-directories`, so its read tool may open it) and the prompt
+ * points at it.
+ */
+export const vendorCLocalAdapter = localCliAdapter({
   type,
   label,
   models,
   agentConfigurationDoc,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.gemini/'],
   configSchema: VendorCLocalConfig,
   experimental: true,
   execute: executeGemini,
   testEnvironment: testGeminiEnvironment,
-  // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.gemini/'],
   sessionCodec,
-  listSkills,
-  syncSkills,
-  detectModel: () => detectModel(),
+  detectModel,
   cliFormatter,
   uiParser,
-};
+});

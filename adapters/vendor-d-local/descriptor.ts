@@ -1,9 +1,8 @@
-import type { AdapterDescriptor } from '@service/adapter-utils';
+import { localCliAdapter } from '@service/adapter-utils';
 import { VendorDLocalConfig } from './config.js';
 import { executeOpenCode } from './execute.js';
 import { testOpenCodeEnvironment } from './environment.js';
 import { sessionCodec } from './session.js';
-import { listSkills, syncSkills } from './skills.js';
 import { detectModel } from './detect-model.js';
 import { listOpenCodeModels } from './list-models.js';
 import { cliFormatter } from './cli-formatter.js';
@@ -38,21 +37,24 @@ table, else unpriced. Errors: \`login_required\` (401/403), \`unknown_session\` 
 once), \`rate_limited\` (429). OpenCode has no max-turns option.
 `;
 
-export const vendorDLocalAdapter: AdapterDescriptor = {
+/**
+ * Skills: OpenCode loads skills from its config folders (`~/.config/opencode`, the project's `.opencode`);
+ * writing there would touch the user's own. The skill is written to a per-run directory and the
+ * prompt points at it; the directory is removed after the run.
+ */
+export const vendorDLocalAdapter = localCliAdapter({
   type,
   label,
   models,
   agentConfigurationDoc,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.config/opencode/', '.local/share/opencode/', '.local/state/opencode/', '.cache/opencode/', '$XDG_CONFIG_HOME/opencode/', '$XDG_DATA_HOME/opencode/', '$OPENCODE_CONFIG'],
   configSchema: VendorDLocalConfig,
   execute: executeOpenCode,
   testEnvironment: testOpenCodeEnvironment,
-  // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.config/opencode/', '.local/share/opencode/', '.local/state/opencode/', '.cache/opencode/', '$XDG_CONFIG_HOME/opencode/', '$XDG_DATA_HOME/opencode/', '$OPENCODE_CONFIG'],
-  sessionCodec,
-  listSkills,
-  syncSkills,
-  detectModel: () => detectModel(),
   listModels: () => listOpenCodeModels(),
+  sessionCodec,
+  detectModel,
   cliFormatter,
   uiParser,
-};
+});

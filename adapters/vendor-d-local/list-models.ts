@@ -1,11 +1,6 @@
-import { commandArgs, resolveCommand, runChildProcess, type AdapterModel } from '@service/adapter-utils';
+import { cliModelsOutput, type AdapterModel, type ListModelsOptions } from '@service/adapter-utils';
 
 const DISCOVERY_TIMEOUT_MS = 60_000;
-
-export interface ListModelsOptions {
-  command?: string;
-  env?: Record<string, string | undefined>;
-}
 
 /**
  * Spec 4.2: OpenCode's models come only from its own discovery, `opencode models` (one
@@ -13,25 +8,8 @@ export interface ListModelsOptions {
  * static fallback: when the CLI is missing, fails or times out, the list is empty.
  */
 export async function listOpenCodeModels(options: ListModelsOptions = {}): Promise<AdapterModel[]> {
-  const env = Object.fromEntries(Object.entries({ ...process.env, ...options.env }).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  const resolved = resolveCommand(options.command ?? 'opencode', env);
-  if (!resolved) return [];
-  let out = '';
-  try {
-    const run = await runChildProcess(resolved.command, {
-      args: commandArgs(resolved, ['models']),
-      // The probe gets the built agent environment (runChildProcess), never the server's whole one.
-      env: { ...(options.env ?? {}), OPENCODE_DISABLE_AUTOUPDATE: '1' },
-      timeout: DISCOVERY_TIMEOUT_MS,
-      graceMs: 1000,
-      onStdout: (c) => (out += c),
-      onStderr: () => undefined,
-      ...(resolved.viaCmd ? { windowsVerbatimArguments: true } : {}),
-    });
-    if (run.exitCode !== 0) return [];
-  } catch {
-    return [];
-  }
+  const out = await cliModelsOutput({ command: options.command ?? 'opencode', args: ['models'], env: options.env, extraEnv: { OPENCODE_DISABLE_AUTOUPDATE: '1' }, timeoutMs: DISCOVERY_TIMEOUT_MS });
+  if (out === null) return [];
   const ids = out
     .split(/\r?\n/)
     .map((l) => l.trim())

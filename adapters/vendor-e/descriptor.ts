@@ -1,9 +1,8 @@
-import type { AdapterDescriptor } from '@service/adapter-utils';
+import { localCliAdapter } from '@service/adapter-utils';
 import { VendorEConfig } from './config.js';
 import { executeCursor } from './execute.js';
 import { testCursorEnvironment } from './environment.js';
 import { sessionCodec } from './session.js';
-import { listSkills, syncSkills } from './skills.js';
 import { detectModel } from './detect-model.js';
 import { CURSOR_MODELS } from './models.js';
 import { cliFormatter } from './cli-formatter.js';
@@ -38,20 +37,18 @@ Errors: \`login_required\` (with a hint), \`unknown_session\` (cleared and retri
 \`rate_limited\` (with the reset time when Cursor gives one), \`max_turns\`.
 `;
 
-export const vendorEAdapter: AdapterDescriptor = {
+export const vendorEAdapter = localCliAdapter({
   type,
   label,
   models,
   agentConfigurationDoc,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.cursor/', '.config/cursor/', '$CURSOR_CONFIG_DIR/'],
   configSchema: VendorEConfig,
   execute: executeCursor,
   testEnvironment: testCursorEnvironment,
-  // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.cursor/', '.config/cursor/', '$CURSOR_CONFIG_DIR/'],
   sessionCodec,
-  listSkills,
-  syncSkills,
-  detectModel: () => detectModel(),
+  detectModel,
   cliFormatter,
   uiParser,
-};
+});

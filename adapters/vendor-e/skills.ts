@@ -1,4 +1,4 @@
-import { PRODUCT_SKILLS, ephemeralSkills, type RuntimeSkill } from '@service/adapter-utils';
+import { PRODUCT_SKILLS, type RuntimeSkill } from '@service/adapter-utils';
 
 /**
  * The Cursor CLI has no flag for an extra skills or rules directory, and writing
@@ -6,8 +6,6 @@ import { PRODUCT_SKILLS, ephemeralSkills, type RuntimeSkill } from '@service/ada
  * into the run's prompt instead, fresh at every heartbeat.
  */
 export { PRODUCT_SKILLS };
-
-export const { listSkills, syncSkills } = ephemeralSkills('vendor_e');
 
 /** The prompt with the run's skills ahead of it. */
 export function promptWithSkills(prompt: string, skills: RuntimeSkill[] | undefined): string {

@@ -1,9 +1,8 @@
-import type { AdapterDescriptor } from '@service/adapter-utils';
+import { localCliAdapter } from '@service/adapter-utils';
 import { VendorFLocalConfig } from './config.js';
 import { executePi } from './execute.js';
 import { testPiEnvironment } from './environment.js';
 import { sessionCodec } from './session.js';
-import { listSkills, syncSkills } from './skills.js';
 import { detectModel } from './detect-model.js';
 import { PI_MODELS } from './models.js';
 import { listPiModels } from './list-models.js';
@@ -38,21 +37,23 @@ unpriced), session id and the final answer are recorded on the run. Errors: \`lo
 (with a hint), \`unknown_session\` (cleared and retried once), \`rate_limited\`, \`max_turns\`.
 `;
 
-export const vendorFLocalAdapter: AdapterDescriptor = {
+/**
+ * Skills: The product skill, written per run to a temp directory passed with `--skill`. Nothing to write:
+ * the user's ~/.pi/agent/skills stay untouched.
+ */
+export const vendorFLocalAdapter = localCliAdapter({
   type,
   label,
   models,
-  listModels: () => listPiModels(),
   agentConfigurationDoc,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.pi/', '$PI_CODING_AGENT_DIR/'],
+  listModels: () => listPiModels(),
   configSchema: VendorFLocalConfig,
   execute: executePi,
   testEnvironment: testPiEnvironment,
-  // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.pi/', '$PI_CODING_AGENT_DIR/'],
   sessionCodec,
-  listSkills,
-  syncSkills,
-  detectModel: () => detectModel(),
+  detectModel,
   cliFormatter,
   uiParser,
-};
+});

@@ -1,14 +1,9 @@
-import { commandArgs, resolveCommand, runChildProcess, type AdapterModel } from '@service/adapter-utils';
+import { cliModelsOutput, type AdapterModel, type ListModelsOptions } from '@service/adapter-utils';
 import { PI_MODELS } from './models.js';
 
 const DISCOVERY_TIMEOUT_MS = 30_000;
 /** pi knows hundreds of models once several providers are signed in; a picker needs no more. */
 const MAX_MODELS = 500;
-
-export interface ListModelsOptions {
-  command?: string;
-  env?: Record<string, string | undefined>;
-}
 
 /**
  * What the installed pi reports: `pi --list-models` prints (on stderr) a table (`provider  model  context…`)
@@ -16,26 +11,9 @@ export interface ListModelsOptions {
  * ("No models available"), the maintained list stands in, so the picker is never empty.
  */
 export async function listPiModels(options: ListModelsOptions = {}): Promise<AdapterModel[]> {
-  const env = Object.fromEntries(Object.entries({ ...process.env, ...options.env }).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  const resolved = resolveCommand(options.command ?? 'pi', env);
-  if (!resolved) return PI_MODELS;
-  let out = '';
-  try {
-    const run = await runChildProcess(resolved.command, {
-      args: commandArgs(resolved, ['--list-models']),
-      // The built agent environment (runChildProcess), never the server's whole one.
-      env: { ...(options.env ?? {}) } as Record<string, string>,
-      timeout: DISCOVERY_TIMEOUT_MS,
-      graceMs: 1000,
-      // pi prints the table on stderr.
-      onStdout: (c) => (out += c),
-      onStderr: (c) => (out += c),
-      ...(resolved.viaCmd ? { windowsVerbatimArguments: true } : {}),
-    });
-    if (run.exitCode !== 0) return PI_MODELS;
-  } catch {
-    return PI_MODELS;
-  }
+  // pi prints the table on stderr.
+  const out = await cliModelsOutput({ command: options.command ?? 'pi', args: ['--list-models'], env: options.env, timeoutMs: DISCOVERY_TIMEOUT_MS, stderr: true });
+  if (out === null) return PI_MODELS;
   const models = parsePiModelTable(out);
   return models.length ? models.slice(0, MAX_MODELS) : PI_MODELS;
 }

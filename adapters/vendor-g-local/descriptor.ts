@@ -1,9 +1,8 @@
-import type { AdapterDescriptor } from '@service/adapter-utils';
+import { localCliAdapter } from '@service/adapter-utils';
 import { VendorGLocalConfig } from './config.js';
 import { executeQwen } from './execute.js';
 import { testQwenEnvironment } from './environment.js';
 import { sessionCodec } from './session.js';
-import { listSkills, syncSkills } from './skills.js';
 import { detectModel } from './detect-model.js';
 import { QWEN_MODELS } from './models.js';
 import { cliFormatter } from './cli-formatter.js';
@@ -40,20 +39,24 @@ cleared and the run retried once), \`rate_limited\`, \`max_turns\`; an \`[API Er
 failure even when Qwen exits 0.
 `;
 
-export const vendorGLocalAdapter: AdapterDescriptor = {
+/**
+ * Skills: Qwen Code loads skills from `~/.qwen/skills` and the project's `.qwen/skills` only; writing
+ * there would touch the user's own folders. The skill is written to a per-run directory added to
+ * the workspace (`--include-directories`, so its read tool may open it) and the prompt points at
+ * it.
+ */
+export const vendorGLocalAdapter = localCliAdapter({
   type,
   label,
   models,
   agentConfigurationDoc,
+  // Writable inside the sandbox: the CLI's login, sessions and settings.
+  stateDirs: ['.qwen/'],
   configSchema: VendorGLocalConfig,
   execute: executeQwen,
   testEnvironment: testQwenEnvironment,
-  // Writable inside the sandbox: the CLI's login, sessions and settings.
-  stateDirs: ['.qwen/'],
   sessionCodec,
-  listSkills,
-  syncSkills,
-  detectModel: () => detectModel(),
+  detectModel,
   cliFormatter,
   uiParser,
-};
+});

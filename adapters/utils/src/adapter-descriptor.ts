@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AdapterModel, ServerAdapterModule } from './types.js';
 import type { CliFormatter, UiTranscriptParser } from './transcript.js';
+import { ephemeralSkills } from './skills-dir.js';
 
 /**
  * An adapter as the core registers it: the module contract of spec 2.9 plus what the core needs
@@ -20,4 +21,20 @@ export interface AdapterDescriptor extends ServerAdapterModule {
   cliFormatter?: CliFormatter;
   /** The adapter's UI transcript parser (the same module the renderer loads), for server-side use and tests. */
   uiParser?: UiTranscriptParser;
+}
+
+/**
+ * What a local coding-agent CLI adapter declares: its own type, docs, configuration, run and
+ * environment test, sandbox state, session codec, model detection and transcript readers.
+ */
+export type LocalCliAdapterSpec = Omit<AdapterDescriptor, 'listSkills' | 'syncSkills' | 'remote'> & Required<Pick<AdapterDescriptor, 'stateDirs' | 'sessionCodec' | 'detectModel' | 'cliFormatter' | 'uiParser'>>;
+
+/**
+ * A local CLI adapter from its declaration. What they all share is filled in here: the product's
+ * skills are provided per run (never written to the user's skill folders), and the model is
+ * detected from the server's own environment, whatever the caller passes.
+ */
+export function localCliAdapter(spec: LocalCliAdapterSpec): AdapterDescriptor {
+  const { detectModel } = spec;
+  return { ...ephemeralSkills(spec.type), ...spec, detectModel: () => detectModel() };
 }

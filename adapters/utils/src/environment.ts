@@ -1,8 +1,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentCheck, EnvironmentTestResult } from './types.js';
-import { commandArgs, resolveCommand, type ResolvedCommand } from './resolve-command.js';
-import { runChildProcess } from './run-child-process.js';
+import { captureOutput } from './capture-output.js';
+import { resolveCommand, type ResolvedCommand } from './resolve-command.js';
 import { renderTerminalLines } from './terminal-text.js';
 import { buildAgentEnv } from './confine/agent-env.js';
 import type { EnvironmentTestContext } from './types.js';
@@ -63,17 +63,8 @@ export function checkCommand(command: string, env: Record<string, string | undef
  * still run.
  */
 export async function checkVersion(resolved: ResolvedCommand, env: Record<string, string>, args: string[] = ['--version']): Promise<EnvironmentCheck & { version?: string }> {
-  let out = '';
   try {
-    const result = await runChildProcess(resolved.command, {
-      args: commandArgs(resolved, args),
-      env,
-      timeout: 15_000,
-      graceMs: 1000,
-      onStdout: (c) => (out += c),
-      onStderr: (c) => (out += c),
-      ...(resolved.viaCmd ? { windowsVerbatimArguments: true } : {}),
-    });
+    const { out, ...result } = await captureOutput(resolved, { args, env, timeoutMs: 15_000, stderr: true });
     const line = (await renderTerminalLines(out)).find((l) => l.trim())?.trim() ?? '';
     if (result.exitCode === 0 && line) return { level: 'info', code: 'cli_version', message: `Version ${line}`, version: line };
     return { level: 'warn', code: 'cli_version_failed', message: `${args.join(' ')} exited ${result.exitCode ?? result.signal}${line ? `: ${line}` : ''}` };

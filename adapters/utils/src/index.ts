@@ -24,7 +24,7 @@ export { sandboxCheck } from './confine/sandbox-check.js';
 export { parseAllowEntry, parseAllowlist, hostAllowed, normalizeHost, proxyEnv, type AllowEntry } from './confine/network-allowlist.js';
 export { createAllowlistProxy, parseAuthority, type Dial } from './confine/allowlist-proxy.js';
 export { openRunNetwork, networkAllowlistProblem, NetworkAllowlistUnavailableError, type NetworkPolicy, type RunNetwork } from './confine/run-network.js';
-export type { AdapterDescriptor } from './adapter-descriptor.js';
+export { localCliAdapter, type AdapterDescriptor, type LocalCliAdapterSpec } from './adapter-descriptor.js';
 // The CLI harness: what every local coding-agent CLI adapter shares (cli-harness.ts says what it owns).
 export { runCliHeartbeat, cliOutcome, runCwd, type CliStream, type CliInvocation, type CliRun, type CliHeartbeatOptions, type CliOutcomeInput } from './cli-harness.js';
 export type { CliRunConfig } from './cli-config.js';
@@ -32,3 +32,9 @@ export { JsonLineState, PLAIN_LINES_KEPT, nonNegative, type JsonEvent } from './
 export { ClaudeStreamState, type ClaudeResultEvent } from './claude-stream.js';
 export { cwdSessionCodec, resumableSession, ownUsage, SESSION_ID, type CwdSession, type SessionTotals } from './session-codec.js';
 export { cliEnvironmentTest, cliEnvironmentChecks, helloProbe, helloProbeWanted, HELLO_PROMPT, type HelloProbeOptions, type HelloProbeSpec, type CliEnvironmentSpec } from './hello-probe.js';
+// The UI parsers' shared pieces (browser-safe; ui-parse/index.ts is what a parser's bundle sees).
+export * from './ui-parse/kit.js';
+export * from './ui-parse/claude.js';
+export { settingsModel } from './settings-model.js';
+export { cliModelsOutput, type CliModelsQuery, type ListModelsOptions } from './cli-models.js';
+export { captureOutput, type CaptureOptions } from './capture-output.js';

@@ -2,9 +2,10 @@
  * The transcript contracts every adapter speaks (spec 2.9): the UI parser that turns one line of a
  * CLI's output into display entries, and the CLI formatter `headcount run watch` prints with.
  *
- * A UI parser module is self-contained: type-only imports from here, no runtime imports, no side
- * effects, deterministic, and it never throws (a line it does not understand becomes a `stdout`
- * entry). The renderer loads plugin parsers in a sandboxed Worker, so they see no DOM and no token.
+ * A UI parser module, as served, is self-contained: no runtime imports, no side effects,
+ * deterministic, and it never throws (a line it does not understand becomes a `stdout` entry). The
+ * renderer loads parsers in a sandboxed Worker, so they see no DOM and no token. Built-in parsers
+ * import the browser-safe helpers of ui-parse/ and the build bundles each into one file.
  */
 
 /** The contract version a parser declares (`service.adapterUiParser` in a plugin's package.json). */

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { transform } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { MODULE_REFERENCE } from './served-ui-parser.js';
 import { cliOutcome, cwdSessionCodec, ownUsage, resumableSession, UnknownSessionError } from '@service/adapter-utils';
 
 const ADAPTERS = path.resolve(import.meta.dirname, '../../../adapters');
@@ -30,6 +32,13 @@ describe('adapter boundaries', () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it('a UI parser compiled but not bundled is caught by the served-parser check', async () => {
+    const compiled = await transform(readFileSync(path.join(ADAPTERS, 'vendor-a-local/ui-parser.ts'), 'utf8'), { loader: 'ts', format: 'esm' });
+    expect(compiled.code).toMatch(MODULE_REFERENCE);
+    for (const reference of ['export { a } from "./a.js";', 'const a = require("a");', 'const a = await import("a");']) expect(reference).toMatch(MODULE_REFERENCE);
+    expect('const important = "imports are fine in text"; export { important };').not.toMatch(MODULE_REFERENCE);
   });
 });
 

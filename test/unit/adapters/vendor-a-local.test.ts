@@ -12,6 +12,7 @@ import { cliFormatter } from '../../../adapters/vendor-a-local/cli-formatter.js'
 import { LOGIN_HINT } from '../../../adapters/vendor-a-local/errors.js';
 import { detectModel } from '../../../adapters/vendor-a-local/detect-model.js';
 import { createBuiltinRegistry } from '../../../adapters/registry.js';
+import { expectServedParserSelfContained } from './served-ui-parser.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../adapters/vendor-a-local/fixtures');
 const REPLAY = path.resolve(import.meta.dirname, '../../fixtures/cli-replay.mjs');
@@ -189,9 +190,8 @@ describe('vendor_a_local UI parser', () => {
     );
   });
 
-  it('is self-contained: only type imports', () => {
-    const source = readFileSync(path.resolve(import.meta.dirname, '../../../adapters/vendor-a-local/ui-parser.ts'), 'utf8');
-    expect(source.match(/^import (?!type ).*$/gm)).toBeNull();
+  it('is self-contained as served: the built file imports nothing and parses like the source', async () => {
+    await expectServedParserSelfContained('vendor-a-local', parseStdoutLine);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { ParserHost, parserBinding, sanitize, type WorkerFactory, type WorkerLike } from '../../../renderer/src/transcript/parser-host.js';
 
@@ -96,6 +96,19 @@ describe('ParserHost', () => {
     expect(out[0]![0]).toMatchObject({ kind: 'stdout', text: 'not json at all' });
     expect(host.mode).toBe('adapter');
     host.dispose();
+  });
+
+  it('runs every built-in parser as served: one bundled module, mapping a JSON line in the worker', async () => {
+    const dist = path.resolve(import.meta.dirname, '../../../dist/adapters');
+    const files = existsSync(dist) ? readdirSync(dist).map((d) => path.join(dist, d, 'ui-parser.js')).filter((f) => existsSync(f)) : [];
+    for (const file of files) {
+      const host = new ParserHost({ response: response(readFileSync(file, 'utf8')), factory: nodeWorkerFactory });
+      const out = await host.parse(lines('{"type":"no_such_event"}', 'plain'));
+      expect(host.mode, file).toBe('adapter');
+      expect(out[0]![0], file).toMatchObject({ kind: 'system', text: 'no_such_event' });
+      expect(out[1]![0], file).toMatchObject({ kind: 'stdout', text: 'plain' });
+      host.dispose();
+    }
   });
 });
 
