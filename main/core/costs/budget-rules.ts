@@ -1,4 +1,5 @@
-import { and, asc, eq, notInArray } from 'drizzle-orm';
+import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import { prepared } from '../db/prepared.js';
 import { agents, type AgentRow, type AgentStatus } from '../agents/schema.js';
 import { companies } from '../companies/schema.js';
 import { budgetAlerts } from './schema.js';
@@ -101,15 +102,19 @@ function resumeFromBudget(tx: Queryable, at: string, w: MonthWindow, agent: Agen
   });
 }
 
+// Read by every cost event and agent read: built once per connection (db/prepared.ts).
+const p = sql.placeholder;
+const pausedByBudget = [eq(agents.status, 'paused'), eq(agents.pauseReason, 'budget')];
+const budgetPausedAgents = (db: Queryable) =>
+  prepared(db, 'budget.pausedAgents', (d) => d.select().from(agents).where(and(eq(agents.companyId, p('companyId')), ...pausedByBudget)).prepare());
+const budgetPausedAgent = (db: Queryable) =>
+  prepared(db, 'budget.pausedAgent', (d) => d.select().from(agents).where(and(eq(agents.companyId, p('companyId')), eq(agents.id, p('agentId')), ...pausedByBudget)).prepare());
+const agentById = (db: Queryable) => prepared(db, 'budget.agentById', (d) => d.select().from(agents).where(eq(agents.id, p('id'))).prepare());
+const companyById = (db: Queryable) => prepared(db, 'budget.companyById', (d) => d.select().from(companies).where(eq(companies.id, p('id'))).prepare());
+
 /** Agents of the company paused by budget whose budget no longer holds them (new month, raised or removed). */
 function liftable(db: Queryable, w: MonthWindow, companyId: string, agentId?: string): { agent: AgentRow; spent: number }[] {
-  const filters = [eq(agents.companyId, companyId), eq(agents.status, 'paused'), eq(agents.pauseReason, 'budget')];
-  if (agentId) filters.push(eq(agents.id, agentId));
-  return db
-    .select()
-    .from(agents)
-    .where(and(...filters))
-    .all()
+  return (agentId ? budgetPausedAgent(db).all({ companyId, agentId }) : budgetPausedAgents(db).all({ companyId }))
     .map((agent) => ({ agent, spent: agentSpendMicro(db, agent.id, w) }))
     .filter(({ agent, spent }) => !reachedPercent(spent, agent.budgetMonthlyCents, STOP_PERCENT));
 }
@@ -169,7 +174,7 @@ export function applyBudgetRules(
   // An event dated in another month (late report, or a few minutes ahead) does not move this month.
   const added = inWindow(event.occurredAt, w) ? event.costMicroCents : 0;
 
-  const agent = tx.select().from(agents).where(eq(agents.id, event.agentId)).get();
+  const agent = agentById(tx).get({ id: event.agentId });
   if (agent && agent.budgetMonthlyCents > 0) {
     const spent = agentSpendMicro(tx, agent.id, w);
     warnOnce(tx, at, w, { companyId: agent.companyId, agentId: agent.id, name: agent.name }, spent, agent.budgetMonthlyCents);
@@ -178,7 +183,7 @@ export function applyBudgetRules(
     }
   }
 
-  const company = tx.select().from(companies).where(eq(companies.id, event.companyId)).get();
+  const company = companyById(tx).get({ id: event.companyId });
   if (company && company.budgetMonthlyCents > 0) {
     const s: Scope = { companyId: company.id, agentId: null, name: company.name };
     const spent = companySpendMicro(tx, company.id, w);

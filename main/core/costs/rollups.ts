@@ -1,6 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { costEvents, spendRollups, type SpendScope } from './schema.js';
 import type { Queryable } from '../context.js';
+import { prepared } from '../db/prepared.js';
+
+const p = sql.placeholder;
 
 /** Sums of one scope and month, as the reports need them. */
 export interface SpendTotals {
@@ -27,9 +30,27 @@ export function addToRollups(tx: Queryable, e: EventForRollup): void {
     ['agent', e.agentId],
     ['project', e.projectId ?? ''],
   ];
+  const add = addToRollup(tx);
   for (const [scope, scopeId] of scopes) {
-    tx.insert(spendRollups)
-      .values({ companyId: e.companyId, month, scope, scopeId, costMicroCents: e.costMicroCents, inputTokens: e.inputTokens, outputTokens: e.outputTokens, events: 1 })
+    add.run({ companyId: e.companyId, month, scope, scopeId, costMicroCents: e.costMicroCents, inputTokens: e.inputTokens, outputTokens: e.outputTokens });
+  }
+}
+
+// Run three times by every cost event: built once per connection (db/prepared.ts).
+const addToRollup = (db: Queryable) =>
+  prepared(db, 'rollups.add', (d) =>
+    d
+      .insert(spendRollups)
+      .values({
+        companyId: p('companyId'),
+        month: p('month'),
+        scope: p('scope'),
+        scopeId: p('scopeId'),
+        costMicroCents: p('costMicroCents'),
+        inputTokens: p('inputTokens'),
+        outputTokens: p('outputTokens'),
+        events: 1,
+      })
       .onConflictDoUpdate({
         target: [spendRollups.companyId, spendRollups.month, spendRollups.scope, spendRollups.scopeId],
         set: {
@@ -39,9 +60,8 @@ export function addToRollups(tx: Queryable, e: EventForRollup): void {
           events: sql`${spendRollups.events} + 1`,
         },
       })
-      .run();
-  }
-}
+      .prepare(),
+  );
 
 /**
  * Recomputes the rollups from the cost events: of one company (after an import) or of every
@@ -90,10 +110,15 @@ export function rollupsOf(db: Queryable, companyId: string, month: string, scope
 
 /** The month's micro-cents of one company or agent. */
 export function rollupMicro(db: Queryable, scope: 'company' | 'agent', scopeId: string, month: string): number {
-  const row = db
-    .select({ micro: spendRollups.costMicroCents })
-    .from(spendRollups)
-    .where(and(eq(spendRollups.scopeId, scopeId), eq(spendRollups.month, month), eq(spendRollups.scope, scope)))
-    .get();
-  return row?.micro ?? 0;
+  return rollupMicroOf(db).get({ scopeId, month, scope })?.micro ?? 0;
 }
+
+// Read by every cost event and every run start (the budget checks).
+const rollupMicroOf = (db: Queryable) =>
+  prepared(db, 'rollups.micro', (d) =>
+    d
+      .select({ micro: spendRollups.costMicroCents })
+      .from(spendRollups)
+      .where(and(eq(spendRollups.scopeId, p('scopeId')), eq(spendRollups.month, p('month')), eq(spendRollups.scope, p('scope'))))
+      .prepare(),
+  );

@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { prepared } from '../db/prepared.js';
 import { costEvents } from './schema.js';
 import type { AgentCosts, CostEvent, CostSummary, CreateCostEventInput, ProjectCosts } from './contract.js';
 import { centsToMicro, microToCents } from './money.js';
@@ -32,6 +33,19 @@ export function toCostEvent(row: CostEventRow): CostEvent {
 }
 
 /** The issue by UUID or identifier; missing and foreign issues get the same 400. */
+// Every cost event runs these: built once per connection (db/prepared.ts), every column bound.
+const p = sql.placeholder;
+const reportingAgent = (db: Queryable) => prepared(db, 'costs.agent', (d) => d.select({ companyId: agents.companyId, name: agents.name }).from(agents).where(eq(agents.id, p('id'))).prepare());
+const COST_EVENT_COLUMNS = ['id', 'companyId', 'agentId', 'provider', 'model', 'inputTokens', 'outputTokens', 'costMicroCents', 'runId', 'issueId', 'projectId', 'occurredAt', 'createdAt'] as const;
+const insertCostEvent = (db: Queryable) =>
+  prepared(db, 'costs.insert', (d) =>
+    d
+      .insert(costEvents)
+      .values(Object.fromEntries(COST_EVENT_COLUMNS.map((c) => [c, p(c)])) as unknown as typeof costEvents.$inferInsert)
+      .returning()
+      .prepare(),
+  );
+
 function issueOfCompany(db: Queryable, companyId: string, ref: string) {
   const key = ref.trim();
   const where = isUuid(key) ? eq(issues.id, key.toLowerCase()) : IDENTIFIER.test(key.toUpperCase()) ? eq(issues.identifier, key.toUpperCase()) : null;
@@ -64,7 +78,7 @@ export function createCostsService(ctx: CoreContext) {
         if (actor.kind === 'agent' && actor.agentId !== input.agentId) {
           throw forbidden('An agent may report costs only for itself', 'not_own_agent');
         }
-        const agent = tx.select({ companyId: agents.companyId, name: agents.name }).from(agents).where(eq(agents.id, input.agentId)).get();
+        const agent = reportingAgent(tx).get({ id: input.agentId });
         if (!agent || agent.companyId !== companyId) throw invalid('agentId', 'invalid_agent', 'must be an agent of this company');
 
         const now = ctx.clock.now();
@@ -92,25 +106,21 @@ export function createCostsService(ctx: CoreContext) {
         }
         const runId = input.runId ?? (actor.kind === 'agent' ? actor.runId : null) ?? null;
 
-        const row = tx
-          .insert(costEvents)
-          .values({
-            id: newId(),
-            companyId,
-            agentId: input.agentId,
-            provider: input.provider,
-            model: input.model,
-            inputTokens: input.inputTokens,
-            outputTokens: input.outputTokens,
-            costMicroCents: centsToMicro(input.costCents),
-            runId,
-            issueId,
-            projectId,
-            occurredAt: occurred.toISOString(),
-            createdAt: at,
-          })
-          .returning()
-          .get();
+        const row = insertCostEvent(tx).get({
+          id: newId(),
+          companyId,
+          agentId: input.agentId,
+          provider: input.provider,
+          model: input.model,
+          inputTokens: input.inputTokens,
+          outputTokens: input.outputTokens,
+          costMicroCents: centsToMicro(input.costCents),
+          runId,
+          issueId,
+          projectId,
+          occurredAt: occurred.toISOString(),
+          createdAt: at,
+        } satisfies Record<(typeof COST_EVENT_COLUMNS)[number], unknown>)!;
         addToRollups(tx, row);
         recordActivity(tx, at, actor, {
           companyId,

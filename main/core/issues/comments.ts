@@ -10,6 +10,7 @@ import { newId } from '../kernel/ids.js';
 import type { Actor } from '../kernel/actor.js';
 import { recordActivity } from '../activity/service.js';
 import { inTransaction, type CoreContext, type Queryable, type Tx } from '../context.js';
+import { prepared } from '../db/prepared.js';
 import { badRequest } from '../kernel/errors.js';
 import { limitsOf } from '../limits/service.js';
 
@@ -23,37 +24,51 @@ const toComment = (row: IssueCommentRow, mentioned: string[]): Comment => ({
   createdAt: row.createdAt,
 });
 
+// Run by every comment: built once per connection (db/prepared.ts), every value a placeholder.
+const p = sql.placeholder;
+const insertCommentRow = (db: Queryable) =>
+  prepared(db, 'comments.insert', (d) =>
+    d
+      .insert(issueComments)
+      .values({ id: p('id'), companyId: p('companyId'), issueId: p('issueId'), authorType: p('authorType'), authorAgentId: p('authorAgentId'), body: p('body'), createdAt: p('createdAt') })
+      .returning()
+      .prepare(),
+  );
+const mentionCandidates = (db: Queryable) =>
+  prepared(db, 'comments.mentionCandidates', (d) =>
+    d
+      .select({ id: agents.id, name: agents.name, urlKey: agents.urlKey })
+      .from(agents)
+      .where(and(eq(agents.companyId, p('companyId')), ne(agents.status, 'terminated')))
+      .prepare(),
+  );
+const touchIssueRow = (db: Queryable) =>
+  prepared(db, 'comments.touchIssue', (d) => d.update(issues).set({ lastActivityAt: sql`${p('at')}` }).where(eq(issues.id, p('issueId'))).returning().prepare());
+
 /**
  * Adds a comment inside `tx`: records `@mentions` of living agents of the company and a wake
  * request for each (never for the author itself), lets a board comment supersede pending
  * confirmations that ask for it, and bumps the issue's activity time.
  */
 export function insertComment(tx: Tx, at: string, actor: Actor, issue: IssueRow, body: string): { comment: Comment; issue: IssueRow } {
-  const row = tx
-    .insert(issueComments)
-    .values({
-      id: newId(),
-      companyId: issue.companyId,
-      issueId: issue.id,
-      authorType: actor.kind,
-      authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
-      body,
-      createdAt: at,
-    })
-    .returning()
-    .get();
-  const candidates = tx
-    .select({ id: agents.id, name: agents.name, urlKey: agents.urlKey })
-    .from(agents)
-    .where(and(eq(agents.companyId, issue.companyId), ne(agents.status, 'terminated')))
-    .all();
+  const row = insertCommentRow(tx).get({
+    id: newId(),
+    companyId: issue.companyId,
+    issueId: issue.id,
+    authorType: actor.kind,
+    authorAgentId: actor.kind === 'agent' ? actor.agentId : null,
+    body,
+    createdAt: at,
+  })!;
+  // A mention needs an `@`: without one, neither the company's agents nor their patterns are read.
+  const candidates = body.includes('@') ? mentionCandidates(tx).all({ companyId: issue.companyId }) : [];
   const mentioned = findMentions(body, candidates).filter((id) => !(actor.kind === 'agent' && actor.agentId === id));
   for (const agentId of mentioned) {
     tx.insert(issueMentions).values({ id: newId(), commentId: row.id, issueId: issue.id, agentId, createdAt: at }).run();
     requestWake(tx, at, { companyId: issue.companyId, agentId, reason: 'mention', issueId: issue.id, commentId: row.id });
   }
   if (actor.kind === 'board') supersedeForBoardComment(tx, at, issue.id, row.id);
-  const updated = tx.update(issues).set({ lastActivityAt: at }).where(eq(issues.id, issue.id)).returning().get();
+  const updated = touchIssueRow(tx).get({ at, issueId: issue.id })!;
   recordActivity(tx, at, actor, {
     companyId: issue.companyId,
     action: 'issue.commented',
