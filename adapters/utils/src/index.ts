@@ -19,7 +19,7 @@ export { buildAgentEnv, isForbiddenInheritName, BASE_ENV_NAMES, type AgentEnvInp
 export { withConfinement, currentConfinement, type Confinement } from './confine/confinement.js';
 export { sandboxStatus, bwrapCommand, seatbeltProfile, seatbeltCommand, statePaths, BWRAP_INSTALL_LINE, type SandboxPolicy, type SandboxStatus, type SandboxedCommand } from './confine/sandbox.js';
 export { processStartTime, descendantsOf, processesWithEnv, signalEach, PROCESS_TAG_VAR } from './confine/process-tree.js';
-export { killRunTree, sweepRunTree } from './confine/kill-run.js';
+export { killRunTree, scanRunTree, sweepRunTree } from './confine/kill-run.js';
 export { sandboxCheck } from './confine/sandbox-check.js';
 export { parseAllowEntry, parseAllowlist, hostAllowed, normalizeHost, proxyEnv, type AllowEntry } from './confine/network-allowlist.js';
 export { createAllowlistProxy, parseAuthority, type Dial } from './confine/allowlist-proxy.js';
