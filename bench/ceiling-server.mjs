@@ -12,6 +12,9 @@ db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 db.exec('CREATE TABLE IF NOT EXISTS bench_ceiling_rows (id TEXT PRIMARY KEY, body TEXT NOT NULL, created_at TEXT NOT NULL)');
 const byId = db.prepare('SELECT * FROM issues WHERE id = ?');
+const page = db.prepare(
+  'SELECT * FROM issues WHERE company_id = ? AND status = ? AND assignee_agent_id = ? AND deleted_at IS NULL ORDER BY priority_rank, last_activity_at DESC, id LIMIT ?',
+);
 const insert = db.prepare('INSERT INTO bench_ceiling_rows (id, body, created_at) VALUES (?, ?, ?) RETURNING *');
 
 const app = Fastify({ logger: false });
@@ -21,6 +24,9 @@ app.get('/rows/:id', async (req, reply) => {
   if (!row) return reply.code(404).send({ error: 'not found' });
   return row;
 });
+// The same page of issues the list scenario asks for, with a prepared statement, sent as JSON: what
+// a list costs on this machine before any rule, link or contract of Headcount's.
+app.get('/list', async (req) => ({ items: page.all(req.query.companyId, req.query.status, req.query.assigneeAgentId, Number(req.query.limit) + 1).slice(0, Number(req.query.limit)) }));
 // One autocommit insert of the parsed JSON body.
 app.post('/rows', async (req, reply) => reply.code(201).send(insert.get(randomUUID(), JSON.stringify(req.body), new Date().toISOString())));
 

@@ -93,6 +93,7 @@ for (let tries = 0; ; tries++) {
 }
 
 const ceiling = spawn(process.execPath, [path.join(ROOT, 'bench', 'ceiling-server.mjs'), dbFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+process.once('exit', () => ceiling.kill('SIGKILL'));
 const ceilingUrl = await new Promise((resolve, reject) => {
   let out = '';
   ceiling.stdout.setEncoding('utf8').on('data', (d) => {
@@ -184,9 +185,20 @@ const reads = ['GET /api/issues/{id} board', 'GET /api/issues/{id} agent key', '
 if (reads) await measureCeiling('get-by-id', () => cannon({ url: ceilingUrl, path: `/rows/${target}`, headers: {} }));
 await scenario('GET /api/issues/{id} board token', 'get-by-id', () => cannon({ path: `/api/issues/${target}` }));
 await scenario('GET /api/issues/{id} agent key', 'get-by-id', () => cannon({ path: `/api/issues/${target}`, headers: agentHeaders(agents[0]) }));
-await scenario('GET issues list (50, status=todo, assignee)', 'get-by-id', () =>
-  cannon({ path: `/api/companies/${company.id}/issues?status=todo&assigneeAgentId=${agents[1].id}&limit=50` }),
-);
+const listQuery = `status=todo&assigneeAgentId=${agents[1].id}&limit=50`;
+// Both sides must answer the full page, or the ratio compares unlike work.
+if (wanted('GET issues list')) {
+  const ours = await call('GET', `/api/companies/${company.id}/issues?${listQuery}`);
+  const bare = await (await fetch(`${ceilingUrl}/list?companyId=${company.id}&${listQuery}`)).json();
+  if (ours.items.length !== 50 || bare.items.length !== 50) throw new Error(`list page sizes differ: ${ours.items.length} and ${bare.items.length}`);
+}
+await scenario('GET issues list (50, status=todo, assignee)', 'get-by-id', () => cannon({ path: `/api/companies/${company.id}/issues?${listQuery}` }));
+// The list against the same 50 rows served bare: the share of a list that is Headcount's own work.
+if (wanted('GET issues list')) await measureCeiling('list-page', () => cannon({ url: ceilingUrl, path: `/list?companyId=${company.id}&${listQuery}`, headers: {} }));
+if (results.some((r) => r.name.startsWith('GET issues list'))) {
+  const list = results.find((r) => r.name.startsWith('GET issues list'));
+  results.push({ ...list, name: 'GET issues list, against the bare 50-row page', ceiling: 'list-page', ratio: list.perSec / ceilings['list-page'].perSec });
+}
 
 const writes = ['PATCH', 'POST'].some(wanted);
 let n = 0;

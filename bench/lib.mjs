@@ -21,6 +21,13 @@ export const tempHome = (prefix = 'headcount-bench-') => mkdtempSync(path.join(o
  * Spawns `serve --port 0` on `home` and resolves once the listening line is printed.
  * `startupMs` is measured from just before spawn() to the line. `nodeArgs` go to node (e.g. --cpu-prof).
  */
+// Servers a bench started die with it, even when it fails half-way: left running, they held the
+// bench's output pipe open and kept the machine busy for the next run.
+const servers = new Set();
+process.once('exit', () => {
+  for (const child of servers) child.kill('SIGKILL');
+});
+
 export function startServer(home, env = {}, nodeArgs = []) {
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--port', '0'], {
@@ -28,10 +35,12 @@ export function startServer(home, env = {}, nodeArgs = []) {
     env: { ...process.env, SERVICE_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  servers.add(child);
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  exited.then(() => servers.delete(child));
   return new Promise((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (d) => {
       out += d;
