@@ -39,11 +39,22 @@ export function countRunningAgents(db: Queryable): number {
   return row?.n ?? 0;
 }
 
-/** The inbox items of every company not archived, each with its company (the tray's second number, inbox notices). */
-export function inboxItems(services: Pick<Services, 'companies' | 'inbox'>): { companyId: string; id: string; kind: string; title: string; summary: string; link: { path: string } }[] {
-  const all = [];
-  for (const c of services.companies.list({ kind: 'board' }, false)) for (const item of services.inbox.list({ kind: 'board' }, c.id).items) all.push({ ...item, companyId: c.id });
-  return all;
+/**
+ * The inbox of every company not archived: how many items wait in all (the tray's second number)
+ * and the newest of each company, with its company (the inbox notices).
+ */
+export function inboxItems(services: Pick<Services, 'companies' | 'inbox'>): {
+  count: number;
+  items: { companyId: string; id: string; kind: string; title: string; summary: string; link: { path: string } }[];
+} {
+  const items = [];
+  let count = 0;
+  for (const c of services.companies.list({ kind: 'board' }, false)) {
+    const inbox = services.inbox.list({ kind: 'board' }, c.id, { limit: 100 });
+    count += inbox.count;
+    for (const item of inbox.items) items.push({ ...item, companyId: c.id });
+  }
+  return { count, items };
 }
 
 

@@ -254,8 +254,8 @@ export class DesktopShell {
 
   updateTray(): void {
     if (!this.core || !this.tray || this.quit.phase !== 'running') return;
-    const items = inboxItems(this.core.services);
-    const label = trayLabel(countRunningAgents(this.core.database.db), items.length);
+    const { items, count } = inboxItems(this.core.services);
+    const label = trayLabel(countRunningAgents(this.core.database.db), count);
     try {
       this.notifier.handleInbox(items);
     } catch (err) {

@@ -18,5 +18,15 @@ export const InboxItem = z
   .meta({ id: 'InboxItem' });
 export type InboxItem = z.infer<typeof InboxItem>;
 
-export const Inbox = z.object({ items: z.array(InboxItem), count: z.int() }).meta({ id: 'Inbox' });
+export const Inbox = z
+  .object({
+    items: z.array(InboxItem),
+    count: z.int().describe('Every open item, not only this page'),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next (older) page; null on the last'),
+  })
+  .meta({ id: 'Inbox' });
+export const InboxQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: z.string().min(1).max(500).optional(),
+});
 export const InboxItemParams = z.strictObject({ companyId: Id, itemId: z.string().min(3).max(100) });

@@ -13,7 +13,7 @@ import { activity } from '../activity/schema.js';
 import { LIMIT_EXCEEDED } from '../limits/service.js';
 import type { Actor } from '../kernel/actor.js';
 import { assertBoard } from '../kernel/access.js';
-import { notFound } from '../kernel/errors.js';
+import { badRequest, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
@@ -118,12 +118,13 @@ function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
     .having(lte(sql`max(${issueBlockers.createdAt})`, longAgo))
     .all();
   // Issues an agent (or the board) set to `blocked` and nobody touched for a day count too.
+  const waiting = new Set(blocked.map((b) => b.issue.id));
   const stale = db
-    .select()
+    .select({ id: issues.id, identifier: issues.identifier, title: issues.title, lastActivityAt: issues.lastActivityAt })
     .from(issues)
     .where(and(eq(issues.companyId, companyId), eq(issues.status, 'blocked'), lte(issues.lastActivityAt, longAgo)))
     .all()
-    .filter((i) => !blocked.some((b) => b.issue.id === i.id))
+    .filter((i) => !waiting.has(i.id))
     .map((issue) => ({ issue, since: issue.lastActivityAt }));
   for (const { issue, since: blockedSince } of [...blocked, ...stale]) {
     items.push({
@@ -181,6 +182,18 @@ function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
   return items;
 }
 
+/** Where a page ended: the last item's time and id (the order is newest first, then by id). */
+const encodeCursor = (item: InboxItem): string => Buffer.from(JSON.stringify({ at: item.createdAt, id: item.id })).toString('base64url');
+function decodeCursor(cursor: string): { at: string; id: string } {
+  try {
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { at?: unknown; id?: unknown };
+    if (typeof c.at === 'string' && typeof c.id === 'string') return { at: c.at, id: c.id };
+  } catch {
+    // fall through
+  }
+  throw badRequest('invalid_cursor', 'query.cursor: not a cursor from this inbox');
+}
+
 export function createInboxService(ctx: CoreContext) {
   const open = (db: Queryable, companyId: string): InboxItem[] => {
     const dismissed = new Set(db.select({ id: inboxDismissals.itemId }).from(inboxDismissals).where(eq(inboxDismissals.companyId, companyId)).all().map((d) => d.id));
@@ -189,12 +202,20 @@ export function createInboxService(ctx: CoreContext) {
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id.localeCompare(b.id)));
   };
   return {
-    /** Newest first. The inbox is the founder's: board only. */
-    list(actor: Actor, companyId: string): { items: InboxItem[]; count: number } {
+    /**
+     * Newest first, one page at a time; `count` is every open item. The inbox is the founder's:
+     * board only. A company with thousands of stale blocked issues answered megabytes at once.
+     */
+    list(actor: Actor, companyId: string, page: { limit: number; cursor?: string | undefined }): { items: InboxItem[]; count: number; nextCursor: string | null } {
       assertBoard(actor, 'read the inbox');
       requireCompany(ctx.db, actor, companyId);
-      const items = open(ctx.db, companyId);
-      return { items, count: items.length };
+      const all = open(ctx.db, companyId);
+      const after = page.cursor === undefined ? null : decodeCursor(page.cursor);
+      const start = after ? all.findIndex((i) => i.createdAt < after.at || (i.createdAt === after.at && i.id.localeCompare(after.id) > 0)) : 0;
+      const items = start < 0 ? [] : all.slice(start, start + page.limit);
+      const last = items[items.length - 1];
+      const more = start >= 0 && start + page.limit < all.length;
+      return { items, count: all.length, nextCursor: more && last ? encodeCursor(last) : null };
     },
 
     dismiss(actor: Actor, companyId: string, itemId: string): void {

@@ -14,7 +14,7 @@ type Params = Record<string, string | number | boolean | undefined>;
 export function useCursorList<T>(queryKey: QueryKey, path: string, params: Params = {}, pageSize = 100) {
   const api = useApi();
   const query = useInfiniteQuery({
-    queryKey: [...queryKey, 'paged', params],
+    queryKey: [...queryKey, 'paged', params, pageSize],
     queryFn: ({ pageParam }) => api.get<Page<T>>(path, { ...params, limit: pageSize, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,

@@ -128,3 +128,35 @@ describe('CRM drafts', () => {
     expect(await inbox(w.companyId)).toEqual([]);
   });
 });
+
+describe('paging', () => {
+  it('pages newest first with a cursor while count stays every open item; a foreign cursor or limit 0 is 400', async () => {
+    const clock = manualClock('2026-06-01T08:00:00.000Z');
+    t = await startCore({ clock, heartbeats: false, routines: false, sequences: false });
+    const companyId = await createCompany(t);
+    for (let i = 0; i < 7; i++) {
+      const issue = await createIssue(t, companyId, { title: `Waits ${i}`, status: 'blocked' });
+      expect(issue.status).toBe('blocked');
+      clock.advance(60_000);
+    }
+    clock.advance(25 * 3600_000);
+    const whole = await t.api('GET', `/api/companies/${companyId}/inbox?limit=500`);
+    expect(whole.body).toMatchObject({ count: 7, nextCursor: null });
+    expect(whole.body.items).toHaveLength(7);
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: any = await t.api('GET', `/api/companies/${companyId}/inbox?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      expect(res.body.count).toBe(7);
+      expect(res.body.items.length).toBeLessThanOrEqual(3);
+      seen.push(...res.body.items.map((i: any) => i.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(whole.body.items.map((i: any) => i.id));
+
+    expect((await t.api('GET', `/api/companies/${companyId}/inbox?cursor=bm90LWEtY3Vyc29y`)).body.code).toBe('invalid_cursor');
+    expect((await t.api('GET', `/api/companies/${companyId}/inbox?limit=0`)).status).toBe(400);
+  });
+});

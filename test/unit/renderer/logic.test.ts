@@ -6,7 +6,6 @@ import { formatCents } from '../../../renderer/src/app/format.js';
 import { compactDiff, configDiff, textDiff } from '../../../renderer/src/app/config-diff.js';
 import { matchPath, parseHash } from '../../../renderer/src/app/router.js';
 import { recentMonths } from '../../../renderer/src/pages/costs/months.js';
-import { groupByStatus } from '../../../renderer/src/pages/issues/board.js';
 import { effectiveTheme, nextTheme } from '../../../renderer/src/stores/ui.js';
 import { shouldRetry } from '../../../renderer/src/app/App.js';
 import { ApiError } from '../../../renderer/src/api/client.js';
@@ -79,11 +78,6 @@ describe('routing, months, board columns, theme, retries', () => {
   });
   it('lists UTC months newest first across a year boundary', () => {
     expect(recentMonths(new Date('2026-02-15T00:00:00Z'), 3)).toEqual(['2026-02', '2026-01', '2025-12']);
-  });
-  it('groups issues into the given columns, dropping statuses not shown', () => {
-    const issue = (id: string, status: string) => ({ id, status }) as never;
-    const cols = groupByStatus([issue('1', 'todo'), issue('2', 'done'), issue('3', 'todo'), issue('4', 'cancelled')], ['todo', 'done']);
-    expect(cols.map(([s, l]) => [s, l.map((i) => i.id)])).toEqual([['todo', ['1', '3']], ['done', ['2']]]);
   });
   it('follows the OS under "system" and cycles system → light → dark', () => {
     expect(effectiveTheme('system', true)).toBe('dark');

@@ -3,6 +3,8 @@ import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
 import { useAction, useInbox } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
+import { useCursorList } from '../../api/paging.js';
+import { LoadMore } from '../../components/LoadMore.js';
 import type { InboxItem } from '../../api/types.js';
 import { PageHeader, Loading, ErrorBox, Card } from '../../components/Page.js';
 import { Pill } from '../../components/Pill.js';
@@ -73,7 +75,9 @@ function Item({ item, companyId }: { item: InboxItem; companyId: string }) {
 }
 
 export function InboxPage({ companyId }: PageProps) {
-  const inbox = useInbox(companyId);
+  // Paged: a company with thousands of long-blocked issues has as many items (the count is all of them).
+  const inbox = useCursorList<InboxItem>(keys.inbox(companyId), `/api/companies/${companyId}/inbox`);
+  const total = useInbox(companyId).data?.count;
   return (
     <div className="page">
       <PageHeader title="Inbox" subtitle="Everything waiting on you, newest first. Items leave by themselves once dealt with anywhere." actions={<NotificationsSwitch />} />
@@ -81,15 +85,18 @@ export function InboxPage({ companyId }: PageProps) {
         <Loading />
       ) : inbox.isError ? (
         <ErrorBox error={inbox.error} retry={() => void inbox.refetch()} />
-      ) : inbox.data.items.length === 0 ? (
+      ) : inbox.items.length === 0 ? (
         <EmptyState title="Nothing waiting on you">Approvals, agent questions, failed runs, budget alerts, long-blocked issues and CRM drafts show up here.</EmptyState>
       ) : (
         <Card className="card-flush">
           <div className="inbox-list" role="list" aria-label="Inbox">
-            {inbox.data.items.map((item) => (
+            {inbox.items.map((item) => (
               <Item key={item.id} item={item} companyId={companyId} />
             ))}
           </div>
+          {inbox.hasMore ? (
+            <LoadMore loading={inbox.loadingMore} onVisible={inbox.loadMore} label={total ? `Older items (${inbox.items.length} of ${total} shown)` : 'Older items'} />
+          ) : null}
         </Card>
       )}
     </div>

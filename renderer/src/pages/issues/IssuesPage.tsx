@@ -1,21 +1,20 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
 import { useAction, useAgents, useLabels, useProjects } from '../../api/hooks.js';
 import { useCursorList } from '../../api/paging.js';
 import { VirtualTable } from '../../components/VirtualTable.js';
-import { LoadMore } from '../../components/LoadMore.js';
 import { BlockedMarker, LabelChips } from './IssueLinks.js';
 import { keys } from '../../api/keys.js';
 import { ISSUE_STATUSES, ISSUE_PRIORITIES, type Issue, type IssueStatus } from '../../api/types.js';
 import { PageHeader, Loading, ErrorBox } from '../../components/Page.js';
-import { Pill, humanize, titleOf } from '../../components/Pill.js';
+import { Pill, humanize } from '../../components/Pill.js';
 import { Button } from '../../components/Button.js';
 import { Select } from '../../components/Field.js';
 import { EmptyState } from '../../components/EmptyState.js';
-import { href, navigate } from '../../app/router.js';
+import { navigate } from '../../app/router.js';
 import { agentOptions, NewIssueDialog } from './IssueForm.js';
-import { groupByStatus } from './board.js';
+import { BoardColumn } from './BoardColumn.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
 
 export function IssuesPage({ companyId, query }: PageProps) {
@@ -43,10 +42,18 @@ export function IssuesPage({ companyId, query }: PageProps) {
   const agents = useAgents(companyId);
   const projects = useProjects(companyId);
   const labels = useLabels(companyId);
-  const issues = useCursorList<Issue>(keys.issues(companyId), `/api/companies/${companyId}/issues`, { status: status || undefined, assigneeAgentId: assignee || undefined, projectId: projectId || undefined, labelId: labelId || undefined });
+  // The list view pages through this list; the board pages each column on its own (BoardColumn)
+  // and reads one issue of it only to tell "no issues yet" from "none match".
+  const issues = useCursorList<Issue>(
+    keys.issues(companyId),
+    `/api/companies/${companyId}/issues`,
+    { status: status || undefined, assigneeAgentId: assignee || undefined, projectId: projectId || undefined, labelId: labelId || undefined },
+    view === 'board' ? 1 : 100,
+  );
+  const dragged = useRef<Issue | null>(null);
   const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const items = issues.items.filter((i) => !priority || i.priority === priority);
-  const columns = groupByStatus(items, status ? (status.split(',') as IssueStatus[]) : ISSUE_STATUSES.filter((s) => s !== 'cancelled'));
+  const boardStatuses = status ? (status.split(',') as IssueStatus[]) : ISSUE_STATUSES.filter((s) => s !== 'cancelled');
 
   const setFilter = (key: string, value: string) => {
     const next: Record<string, string | undefined> = { view: view === 'list' ? 'list' : undefined, status, assignee, project: projectId, priority, label: labelId };
@@ -92,56 +99,27 @@ export function IssuesPage({ companyId, query }: PageProps) {
       ) : view === 'board' ? (
         <>
         <div className="board" aria-label="Issues by status">
-          {columns.map(([s, list]) => (
-            <section
+          {boardStatuses.map((s) => (
+            <BoardColumn
               key={s}
-              className="board-col"
-              aria-label={`${titleOf(s)}: ${list.length}`}
-              data-drop={dragOver === s}
-              onDragOver={(e) => {
-                e.preventDefault();
-                setDragOver(s);
-              }}
-              onDragLeave={() => setDragOver(null)}
-              onDrop={(e) => {
-                e.preventDefault();
+              companyId={companyId}
+              status={s}
+              filters={{ assigneeAgentId: assignee || undefined, projectId: projectId || undefined, labelId: labelId || undefined, priority: priority || undefined }}
+              names={names}
+              labels={labels.data}
+              dropping={dragOver === s}
+              onDragOverColumn={() => setDragOver(s)}
+              onDragLeaveColumn={() => setDragOver(null)}
+              onDropOnColumn={() => {
                 setDragOver(null);
-                const id = e.dataTransfer.getData('text/x-issue-id');
-                const issue = items.find((i) => i.id === id);
+                const issue = dragged.current;
+                dragged.current = null;
                 if (issue && issue.status !== s) move.mutate({ issue, status: s });
               }}
-            >
-              <div className="board-col-header">
-                <span>{titleOf(s)}</span>
-                <span className="faint">{list.length}</span>
-              </div>
-              {list.map((i) => (
-                <a
-                  key={i.id}
-                  className="board-card"
-                  href={href(`/issues/${i.identifier}`)}
-                  draggable
-                  onDragStart={(e) => e.dataTransfer.setData('text/x-issue-id', i.id)}
-                  aria-label={`${i.identifier} ${i.title}`}
-                >
-                  <div className="row">
-                    <span className="faint mono">{i.identifier}</span>
-                    <span className="spacer" />
-                    <BlockedMarker issue={i} />
-                    {i.priority !== 'medium' ? <Pill status={i.priority} /> : null}
-                  </div>
-                  <div>{i.title}</div>
-                  <LabelChips ids={i.labelIds} labels={labels.data} />
-                  <div className="row muted" style={{ fontSize: 12 }}>
-                    <span className="grow ellipsis">{i.assigneeAgentId ? names.get(i.assigneeAgentId) ?? 'Agent' : 'Unassigned'}</span>
-                    {i.checkoutAgentId ? <Pill tone="blue">checked out</Pill> : null}
-                  </div>
-                </a>
-              ))}
-            </section>
+              onDragIssue={(issue) => (dragged.current = issue)}
+            />
           ))}
         </div>
-        {issues.hasMore ? <LoadMore loading={issues.loadingMore} onVisible={issues.loadMore} label="Load more issues" /> : null}
         </>
       ) : (
         <div className="card card-flush">
