@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
 import { timestamp, json } from '../db/columns.js';
 
@@ -23,6 +24,10 @@ export const activity = sqliteTable(
   (t) => [
     index('activity_company_seq_idx').on(t.companyId, t.seq),
     index('activity_entity_idx').on(t.entityType, t.entityId),
+    // The inbox's limit hits of the last day: partial, so the writes of every other action (nearly
+    // all of them) do not maintain it. Without it the inbox scanned the company's whole history
+    // (0.4 s at 1.1 million activity rows). Queries must name the action as a literal to use it.
+    index('activity_limit_hits_idx').on(t.companyId, t.createdAt).where(sql`action = 'limit.exceeded'`),
   ],
 );
 

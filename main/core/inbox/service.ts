@@ -154,7 +154,8 @@ function collect(db: Queryable, companyId: string, now: Date): InboxItem[] {
   const hits = db
     .select()
     .from(activity)
-    .where(and(eq(activity.companyId, companyId), eq(activity.action, LIMIT_EXCEEDED), gt(activity.createdAt, new Date(now.getTime() - LIMIT_HIT_MS).toISOString())))
+    // The action as a literal, so SQLite can use the partial index of limit hits (activity/schema.ts).
+    .where(and(eq(activity.companyId, companyId), sql.raw(`action = '${LIMIT_EXCEEDED}'`), gt(activity.createdAt, new Date(now.getTime() - LIMIT_HIT_MS).toISOString())))
     .all();
   const newest = new Map<string, (typeof hits)[number]>();
   for (const h of hits) {

@@ -1,0 +1,1 @@
+CREATE INDEX `activity_limit_hits_idx` ON `activity` (`company_id`,`created_at`) WHERE action = 'limit.exceeded';
