@@ -9,7 +9,7 @@ import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
 import { assertMayTakeOver } from './ownership.js';
 import { withLinks, withLinksOne } from './links.js';
-import { encodeCursor, issueListRows } from './list-query.js';
+import { encodeCursor, issueListRows, type IssueListQuery } from './list-query.js';
 import { wakeUnblocked } from './blockers.js';
 import { assertLabels, setIssueLabels } from '../labels/service.js';
 import { limitsOf } from '../limits/service.js';
@@ -20,16 +20,8 @@ import { requireCompany } from '../companies/service.js';
 import { assertBoard } from '../kernel/access.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 
-
-export interface ListIssuesFilter {
-  status?: IssueRow['status'][] | undefined;
-  assigneeAgentId?: string | undefined;
-  projectId?: string | undefined;
-  parentId?: string | undefined;
-  labelId?: string | undefined;
-  limit: number;
-  cursor?: string | undefined;
-}
+/** A list's filters as the route gives them: the assignee may still be a shortname. */
+export type ListIssuesFilter = Omit<IssueListQuery, 'companyId'>;
 
 /** A committed status change, for in-process followers such as the post-issue hooks (crm/hooks). */
 export interface IssueStatusChange {

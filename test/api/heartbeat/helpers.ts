@@ -1,7 +1,8 @@
 import { openSse } from '../../helpers/sse.js';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestCore } from '../../helpers/core.js';
+
+export { procState, waitGone } from '../../helpers/processes.js';
 
 export const FAKE_AGENT = path.resolve(import.meta.dirname, '../../fixtures/fake-agent.mjs');
 
@@ -58,26 +59,6 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
-  }
-}
-
-/** The process state letter from /proc/<pid>/stat, or null when the process is gone. */
-export function procState(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Waits up to `timeoutMs` for a process to be gone or a zombie; returns its last state. */
-export async function waitGone(pid: number, timeoutMs = 2000): Promise<string | null> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = procState(pid);
-    if (state === null || state === 'Z' || Date.now() > deadline) return state;
-    await sleep(20);
   }
 }
 

@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { alive, running } from '../../helpers/processes.js';
 import { runChildProcess, renderTemplate, buildServiceEnv, asBoolean, asNumber, asString } from '@service/adapter-utils';
 
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Alive and not a zombie: a killed process whose parent is gone waits as a zombie until init reaps it. */
-const running = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
-
-/** Polls briefly: SIGKILL is delivered asynchronously. */
-async function alive(pid: number): Promise<boolean> {
-  for (let i = 0; i < 20 && running(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return running(pid);
-}
 
 async function collect(command: string, opts: Parameters<typeof runChildProcess>[1] = {}) {
   let stdout = '';

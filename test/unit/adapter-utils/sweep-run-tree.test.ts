@@ -1,25 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { alive } from '../../helpers/processes.js';
 import { scanRunTree, sweepRunTree } from '@service/adapter-utils';
 
 const TAG_VAR = 'SERVICE_PROCESS_TAG';
 
-/** Alive and not a zombie (a killed child waits as one until Node reaps it). */
-const running = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-};
-
-async function alive(pid: number): Promise<boolean> {
-  for (let i = 0; i < 20 && running(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return running(pid);
-}
 
 const started: number[] = [];
 /** A `sleep` in a session of its own (as after `setsid`), carrying the run's tag. */
