@@ -140,7 +140,7 @@ describe('company skills', () => {
     });
     expect(configured.status).toBe(200);
     await c.invoke();
-    await waitForRun(t!, c.company, c.agent.id, (r) => r.id !== c.calls[0]!.runId);
+    await waitForRun(t!, c.company, c.agent.id, (r) => r.id !== c.calls[0]!.runId && !['queued', 'running'].includes(r.status));
     const skills = c.calls[1]!.runtime.skills!;
     expect(skills.map((s) => s.name)).toEqual(['headcount-heartbeat', 'headcount-brand-voice']);
     expect(skills[1]!.markdown).toContain('brand');
