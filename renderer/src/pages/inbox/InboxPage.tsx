@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { PageProps } from '../../app/page-props.js';
 import { useApi } from '../../app/api-context.js';
-import { useAction, useInbox } from '../../api/hooks.js';
+import { useAction } from '../../api/hooks.js';
 import { keys } from '../../api/keys.js';
 import { useCursorList } from '../../api/paging.js';
 import { LoadMore } from '../../components/LoadMore.js';
@@ -77,7 +77,8 @@ function Item({ item, companyId }: { item: InboxItem; companyId: string }) {
 export function InboxPage({ companyId }: PageProps) {
   // Paged: a company with thousands of long-blocked issues has as many items (the count is all of them).
   const inbox = useCursorList<InboxItem>(keys.inbox(companyId), `/api/companies/${companyId}/inbox`);
-  const total = useInbox(companyId).data?.count;
+  // Every page carries the count of all open items; the newest page's is current.
+  const total = (inbox.data?.pages[0] as { count?: number } | undefined)?.count;
   return (
     <div className="page">
       <PageHeader title="Inbox" subtitle="Everything waiting on you, newest first. Items leave by themselves once dealt with anywhere." actions={<NotificationsSwitch />} />
