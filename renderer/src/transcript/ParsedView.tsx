@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { TranscriptWindow, WindowSnapshot } from './window.js';
+import type { TranscriptWindow, WindowPage, WindowSnapshot } from './window.js';
 import { windowRows } from './rows.js';
 import { EntryView } from './EntryView.js';
 
@@ -12,6 +12,10 @@ export interface FollowProps {
 /** Input that means the reader moved the view themselves (a scroll event alone may be ours). */
 const USER_SCROLL_MS = 600;
 const EDGE_PX = 240;
+/** Every complete stdout line of the page has its parsed entries (a missing page counts as parsed). */
+const isParsed = (page: WindowPage | undefined) => !page || page.parsedUntil >= page.builder.completeStdoutUntil;
+const UP_KEYS = ['ArrowUp', 'PageUp', 'Home'];
+const DOWN_KEYS = ['ArrowDown', 'PageDown', 'End', ' '];
 
 /**
  * The adapter's parsed view, virtualized: only the rows on screen are in the DOM, whatever the
@@ -22,8 +26,10 @@ export function ParsedView({ win, snap, following, setFollowing, active }: { win
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => windowRows(snap.pages), [snap]);
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  /** The reader's last gesture on the view: when, and which way (null: a scrollbar or touch drag). */
   const lastUserInput = useRef(0);
-  const anchor = useRef<{ key: string; within: number } | null>(null);
+  const lastDirection = useRef<'up' | 'down' | null>(null);
+  const lastTop = useRef(0);
 
   // TanStack Virtual hands back one mutable instance by design; the board does not run the React
   // Compiler, so nothing is lost by it skipping this component.
@@ -34,12 +40,19 @@ export function ParsedView({ win, snap, following, setFollowing, active }: { win
     estimateSize: () => 22,
     overscan: 10,
     getItemKey: (i) => rows[i]?.key ?? i,
+    // Pages read above the view keep the row the reader is looking at in place (matched by key),
+    // and rows appended while the view is at its end keep it there: the virtualizer's own anchoring,
+    // so that nothing else (a hand-made anchor, the browser's scroll anchoring) corrects it twice.
+    anchorTo: 'end',
+    followOnAppend: following,
   });
 
   // Follow was switched on (jump to live): the scrolls that follow are ours, not the reader's.
+  // Switched off: a scroll to the end still settling in the virtualizer must not pull the reader back.
   useEffect(() => {
     if (following) lastUserInput.current = 0;
-  }, [following]);
+    else virtualizer.cancelScroll();
+  }, [following, virtualizer]);
 
   const toggle = useCallback((key: string) => {
     setExpanded((prev) => {
@@ -50,32 +63,22 @@ export function ParsedView({ win, snap, following, setFollowing, active }: { win
     });
   }, []);
 
-  // Keep the view where it was across window changes; or stick to the end while following.
+  // While following, stick to the end (also when the reader was not at it: jump to live).
   useLayoutEffect(() => {
-    if (rows.length === 0) return;
-    if (following) {
-      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-      return;
-    }
-    const a = anchor.current;
-    if (!a) return;
-    const index = rows.findIndex((r) => r.key === a.key);
-    if (index < 0) return;
-    const start = virtualizer.getOffsetForIndex(index, 'start')?.[0];
-    const el = scroller.current;
-    if (start !== undefined && el && Math.abs(el.scrollTop - (start + a.within)) > 1) el.scrollTop = start + a.within;
+    if (rows.length > 0 && following) virtualizer.scrollToEnd();
   }, [rows, following, virtualizer]);
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
-    const items = virtualizer.getVirtualItems();
-    const first = items.find((v) => v.end > el.scrollTop);
-    if (first) anchor.current = { key: String(first.key), within: el.scrollTop - first.start };
+    const movedDown = el.scrollTop > lastTop.current;
+    lastTop.current = el.scrollTop;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 32;
     if (Date.now() - lastUserInput.current < USER_SCROLL_MS) {
-      const follow = atBottom && snap.atLiveEnd;
-      if (follow !== following) setFollowing(follow);
+      // Only the reader's own way down to the live end turns following back on: content moving under
+      // a reader who is scrolling up (pages arriving, rows measured) never does.
+      if (following && !(atBottom && snap.atLiveEnd)) setFollowing(false);
+      else if (!following && atBottom && snap.atLiveEnd && movedDown && lastDirection.current !== 'up') setFollowing(true);
     }
     loadAtEdges();
   };
@@ -84,21 +87,37 @@ export function ParsedView({ win, snap, following, setFollowing, active }: { win
   // and again whenever a load ends: a reader who reached the top while a follow load was in flight
   // gets no further scroll event (the view cannot scroll above 0), so the end of that load is the
   // only moment left to notice them.
+  //
+  // A page shows its rows only once it is parsed, so the next page is read only after the edge page
+  // is on screen: otherwise a reader at the top would see nothing arrive, the top would still be
+  // near, and page after page would be read, each pushing one out at the far end, until the rows
+  // the reader was looking at (and the view's anchor) were gone.
+  const firstParsed = isParsed(snap.pages[0]);
+  const lastParsed = isParsed(snap.pages.at(-1));
   const loadAtEdges = () => {
     const el = scroller.current;
     if (!el || snap.loading) return;
-    if (el.scrollTop < EDGE_PX && snap.start > 0) void win.loadBefore();
-    else if (el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX && !snap.atLiveEnd) void win.loadAfter();
+    if (el.scrollTop < EDGE_PX && snap.start > 0) {
+      if (firstParsed) void win.loadBefore();
+    } else if (el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX && !snap.atLiveEnd) {
+      if (lastParsed) void win.loadAfter();
+    }
   };
-  // Runs when a load ends (not on every scroll or follow change), with this render's view of both.
-  const onLoadEnded = useEffectEvent(() => {
+  // Runs when a load ends or an edge page is parsed (not on every scroll or follow change), with
+  // this render's view of both.
+  const onEdgeSettled = useEffectEvent(() => {
     if (!following) loadAtEdges();
   });
   useEffect(() => {
-    if (!snap.loading) onLoadEnded();
-  }, [snap.loading]);
+    if (!snap.loading) onEdgeSettled();
+  }, [snap.loading, firstParsed, lastParsed]);
 
-  const markUser = () => (lastUserInput.current = Date.now());
+  const markUser = (direction: 'up' | 'down' | null) => {
+    lastUserInput.current = Date.now();
+    lastDirection.current = direction;
+    // Reading up means leaving the live end, whatever the view does before its scroll event.
+    if (direction === 'up' && following && ((scroller.current?.scrollTop ?? 0) > 0 || snap.start > 0)) setFollowing(false);
+  };
   const items = virtualizer.getVirtualItems();
   return (
     <div
@@ -110,12 +129,13 @@ export function ParsedView({ win, snap, following, setFollowing, active }: { win
       aria-busy={snap.loading !== null}
       tabIndex={0}
       onScroll={onScroll}
-      onWheel={markUser}
+      onWheel={(e) => e.deltaY !== 0 && markUser(e.deltaY < 0 ? 'up' : 'down')}
       // A press on the scroller itself is its scrollbar; one on a row (opening a tool call) is not scrolling.
-      onPointerDown={(e) => e.target === e.currentTarget && markUser()}
-      onTouchMove={markUser}
+      onPointerDown={(e) => e.target === e.currentTarget && markUser(null)}
+      onTouchMove={() => markUser(null)}
       onKeyDown={(e) => {
-        if (['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' '].includes(e.key)) markUser();
+        if (UP_KEYS.includes(e.key)) markUser('up');
+        else if (DOWN_KEYS.includes(e.key)) markUser('down');
       }}
     >
       {snap.start > 0 ? <div className="tx-edge faint">{snap.loading === 'before' ? 'Loading earlier output…' : 'Scroll up for earlier output'}</div> : null}
