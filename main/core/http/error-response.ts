@@ -63,5 +63,11 @@ export function toErrorResponse(err: unknown, logger: Logger, request: FastifyRe
 
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   // Pre-serialized so no response schema can get in the way of an error reaching the client.
-  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+  // Router errors are answered before the request hooks run, so the guard headers are set here too.
+  return reply
+    .code(status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
+    .send(JSON.stringify(body));
 }

@@ -138,7 +138,13 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     transformObject: jsonSchemaTransformObject,
   });
 
-  const origins = () => allowedOrigins(options.port(), options.extraOrigins);
+  // The port is known only once the server listens; the set is built once per port, not per request.
+  let originsFor: { port: number; set: ReadonlySet<string> } | null = null;
+  const origins = () => {
+    const port = options.port();
+    if (originsFor?.port !== port) originsFor = { port, set: allowedOrigins(port, options.extraOrigins) };
+    return originsFor.set;
+  };
   const authenticator = createAuthenticator(options.boardToken, services.agentKeys, options.runTokens, { sessions: services.boardSessions, origins });
 
   let closing = false;
@@ -148,7 +154,11 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
 
   // Order matters: the Host and Origin guards run before authentication, so a rebinding page
   // learns nothing, not even whether its token was right.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    // Every answer, errors included, is never sniffed and not cached unless its route says so (a
+    // route setting its own cache-control replaces this one).
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('cache-control', 'no-store');
     if (!isAllowedHost(request.headers.host, options.port())) {
       throw new ServiceError(403, 'host_not_allowed', 'The Host header must be the loopback address and port of this server');
     }
@@ -167,15 +177,11 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     }
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback style: nothing here awaits, and an async hook costs a promise on every request.
+  app.addHook('onResponse', (request, reply, done) => {
     const actor = request.actor;
     if (actor?.kind === 'agent' && actor.keyId && reply.statusCode < 400) services.agentKeys.touch(actor.keyId);
-  });
-
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store');
-    return payload;
+    done();
   });
 
   app.get('/api/health', {

@@ -129,10 +129,13 @@ describe('error contract', () => {
     expect(res.text).not.toMatch(/at |sqlite|database/i);
   });
 
-  it('marks responses nosniff and no-store', async () => {
-    const res = await t.api('GET', '/api/companies');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('cache-control')).toBe('no-store');
+  it('marks responses nosniff and no-store: answers, refusals, unknown routes and router errors alike', async () => {
+    for (const [path, status] of [['/api/companies', 200], ['/api/companies/not-a-uuid', 400], ['/api/no-such-route', 404], ['/api/companies/%', 400]] as const) {
+      const res = await t.api('GET', path);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
   });
 });
 

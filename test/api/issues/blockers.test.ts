@@ -23,9 +23,25 @@ describe('issue dependencies', () => {
     expect((await t.api('GET', `/api/issues/${a.id}`)).body).toMatchObject({ blockedBy: [], blocks: [b.id] });
     const list = (await t.api('GET', `/api/companies/${companyId}/issues`)).body.items;
     expect(list.find((i: any) => i.id === b.id)).toMatchObject({ blockedBy: [a.id], openBlockerIds: [a.id] });
+    // One issue's links (read in one statement) equal its links in a page (read for many ids), with
+    // several blockers, one of them done, and a label: the two readers must never drift apart.
+    const c = await createIssue(t, companyId, { title: 'C' });
+    expect((await block(b.id, c.id)).status).toBe(200);
+    expect((await block(c.id, a.id)).status).toBe(200);
+    expect((await t.api('PATCH', `/api/issues/${c.id}`, { body: { status: 'done' } })).status).toBe(200);
+    const page = (await t.api('GET', `/api/companies/${companyId}/issues?status=todo,backlog,in_progress,done&limit=50`)).body.items;
+    for (const issue of [a, b, c]) {
+      const one = (await t.api('GET', `/api/issues/${issue.id}`)).body;
+      const inPage = page.find((i: any) => i.id === issue.id);
+      for (const key of ['labelIds', 'blockedBy', 'blocks', 'openBlockerIds']) expect([...one[key]].sort(), `${issue.title} ${key}`).toEqual([...inPage[key]].sort());
+    }
+    const bNow = (await t.api('GET', `/api/issues/${b.id}`)).body;
+    expect(bNow.blockedBy.sort()).toEqual([a.id, c.id].sort());
+    expect(bNow.openBlockerIds).toEqual([a.id]);
+    expect((await t.api('GET', `/api/issues/${a.id}`)).body.blocks.sort()).toEqual([b.id, c.id].sort());
     // Adding it again changes nothing.
     expect((await block(b.id, a.id)).status).toBe(200);
-    expect(rows(t, 'SELECT count(*) AS n FROM issue_blockers')[0].n).toBe(1);
+    expect(rows(t, 'SELECT count(*) AS n FROM issue_blockers')[0].n).toBe(3);
   });
 
   it('refuses a cycle (direct and through others) with 409 dependency_cycle, writing nothing', async () => {
