@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Clock } from './kernel/clock.js';
+import type Database from 'better-sqlite3';
 import type { Db } from './db/connection.js';
 import type { Logger } from './kernel/logger.js';
 import type { Signal } from './kernel/signal.js';
@@ -70,24 +71,59 @@ export function wakeOnCommit(tx: Queryable): void {
   if (pendingEvents.has(tx)) wokenIn.add(tx);
 }
 
+interface TopLevelRunner {
+  tx: Tx;
+  immediate: <T>(body: (tx: Tx) => T, tx: Tx) => T;
+}
+const runners = new WeakMap<Db, TopLevelRunner>();
+/** The connection drizzle runs on (its `$client`: the statement-caching client of db/connection.ts). */
+const clientOf = (db: Db): Database.Database => (db as Db & { $client: Database.Database }).$client;
+
+/**
+ * What runs every top-level transaction of a database: one drizzle transaction handle and one
+ * better-sqlite3 transaction function, both made once. drizzle builds a new handle (with a query
+ * builder per table) and better-sqlite3 a new wrapper for every `db.transaction` call, about a
+ * tenth of a checkout's CPU (bench/README.md, issue 17). Sharing them is safe because a top-level
+ * transaction is synchronous: no two are ever open on the connection at once.
+ */
+function runnerFor(db: Db): TopLevelRunner {
+  let runner = runners.get(db);
+  if (!runner) {
+    const tx = db.transaction((t) => t, { behavior: 'deferred' });
+    const run = clientOf(db).transaction(<T>(body: (tx: Tx) => T, t: Tx): T => body(t));
+    runner = { tx, immediate: (body, t) => run.immediate(body, t) as ReturnType<typeof body> };
+    runners.set(db, runner);
+  }
+  return runner;
+}
+
 /** Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so no upgrade deadlocks. */
 export function inTransaction<T>(ctx: Pick<CoreContext, 'db' | 'events' | 'clock'> & Partial<Pick<CoreContext, 'wakes'>>, fn: (tx: Tx) => T): T {
   let queue: PendingEvent[] = [];
   let woke = false;
-  const result = ctx.db.transaction(
-    (tx) => {
-      queue = [];
-      pendingEvents.set(tx, queue);
+  const body = (tx: Tx): T => {
+    queue = [];
+    pendingEvents.set(tx, queue);
+    wokenIn.delete(tx);
+    try {
       const out = fn(tx);
       woke = wokenIn.has(tx);
       return out;
-    },
-    { behavior: 'immediate' },
-  );
+    } finally {
+      pendingEvents.delete(tx);
+    }
+  };
+  // Nested in an open transaction: a savepoint on a handle of its own, as drizzle makes it.
+  const result = clientOf(ctx.db).inTransaction ? ctx.db.transaction(body, { behavior: 'immediate' }) : runTopLevel(ctx.db, body);
   const at = ctx.clock.now().toISOString();
   for (const e of queue) ctx.events.publish(e.companyId, e.type, e.data, at);
   if (woke) ctx.wakes?.notify();
   return result;
+}
+
+function runTopLevel<T>(db: Db, body: (tx: Tx) => T): T {
+  const runner = runnerFor(db);
+  return runner.immediate(body, runner.tx);
 }
 
 export const isoNow = (ctx: Pick<CoreContext, 'clock'>): string => ctx.clock.now().toISOString();
