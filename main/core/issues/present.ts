@@ -7,7 +7,7 @@ import { projects } from '../projects/schema.js';
 import { goals } from '../goals/schema.js';
 import type { Queryable } from '../context.js';
 import { legacyPlanBlock } from './legacy-plan.js';
-import { documentSummaries, planDocument } from './documents/service.js';
+import { documentsView } from './documents/service.js';
 import { withLinksOne } from './links.js';
 
 export function toIssue(row: IssueRow): Issue {
@@ -73,8 +73,7 @@ export function issueDetail(db: Queryable, row: IssueRow): IssueDetail {
     project: projectRef(db, row.projectId),
     goal: goalRef(db, row.goalId),
     ancestors,
-    planDocument: planDocument(db, row.id),
-    documentSummaries: documentSummaries(db, row.id),
+    ...documentsView(db, row.id),
     legacyPlanDocument: legacy ? { body: legacy, source: 'description' as const } : null,
   });
 }

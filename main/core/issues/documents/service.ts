@@ -72,7 +72,7 @@ export function documentSummaries(db: Queryable, issueId: string): DocumentSumma
     .map((r) => ({ ...r, format: r.format as Format }));
 }
 
-// Both are read on every GET of an issue: built once per connection (db/prepared.ts).
+// Built once per connection (db/prepared.ts).
 const summariesOf = (db: Queryable) =>
   prepared(db, 'documents.summaries', (d) =>
     d.select(summaryColumns).from(issueDocuments).where(live(sql.placeholder('issueId'))).orderBy(asc(issueDocuments.key)).prepare(),
@@ -80,12 +80,30 @@ const summariesOf = (db: Queryable) =>
 const documentByKey = (db: Queryable) =>
   prepared(db, 'documents.byKey', (d) => d.select().from(issueDocuments).where(and(live(sql.placeholder('issueId')), eq(issueDocuments.key, sql.placeholder('key')))).prepare());
 
-/** The live `plan` document in full, or null. `issueId` is the issue's UUID. */
-export function planDocument(db: Queryable, issueId: string): PlanDocument | null {
-  const row = findDocument(db, issueId, 'plan');
-  if (!row) return null;
-  const { title, body, currentRevisionId, revisionNumber, updatedAt } = row;
-  return { key: 'plan', title, format: row.format as Format, body, revisionId: currentRevisionId, revisionNumber, updatedAt };
+// GET of an issue shows its documents' summaries and the plan in full: one statement for both.
+const summariesWithPlanOf = (db: Queryable) =>
+  prepared(db, 'documents.summariesWithPlan', (d) =>
+    d
+      .select({ ...summaryColumns, planBody: sql<string | null>`CASE WHEN ${issueDocuments.key} = 'plan' THEN ${issueDocuments.body} END` })
+      .from(issueDocuments)
+      .where(live(sql.placeholder('issueId')))
+      .orderBy(asc(issueDocuments.key))
+      .prepare(),
+  );
+
+/** The issue's live document summaries and its `plan` document in full (or null), read together. */
+export function documentsView(db: Queryable, issueId: string): { documentSummaries: DocumentSummary[]; planDocument: PlanDocument | null } {
+  let plan: PlanDocument | null = null;
+  const documentSummaries = summariesWithPlanOf(db)
+    .all({ issueId })
+    .map(({ planBody, ...r }) => {
+      const summary = { ...r, format: r.format as Format };
+      if (r.key === 'plan' && planBody !== null) {
+        plan = { key: 'plan', title: r.title, format: summary.format, body: planBody, revisionId: r.revisionId, revisionNumber: r.revisionNumber, updatedAt: r.updatedAt };
+      }
+      return summary;
+    });
+  return { documentSummaries, planDocument: plan };
 }
 
 export function findDocument(db: Queryable, issueId: string, key: string): IssueDocumentRow | undefined {

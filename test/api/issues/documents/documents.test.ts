@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { count, docBody, expectError, insertIssue, putDoc, startWorld, type World } from './helpers.js';
 import { allActivity } from '../../agents/helpers.js';
-import { documentSummaries, planDocument } from '../../../../main/core/issues/documents/service.js';
+import { documentSummaries, documentsView } from '../../../../main/core/issues/documents/service.js';
 
 let w: World;
 beforeEach(async () => {
@@ -223,14 +223,15 @@ describe('issue documents: access, deletion and activity', () => {
     }
   });
 
-  it('exports summaries and the plan document for the issue detail', async () => {
+  it('reads summaries and the plan document for the issue detail in one view, equal to the summaries route', async () => {
     const { t, issue } = w;
     const { db } = t.core.services.ctx;
-    expect(planDocument(db, issue.id)).toBeNull();
-    expect(documentSummaries(db, issue.id)).toEqual([]);
+    expect(documentsView(db, issue.id)).toEqual({ documentSummaries: [], planDocument: null });
     await putDoc(t, issue.id, 'design');
+    expect(documentsView(db, issue.id).planDocument).toBeNull();
     const plan = await putDoc(t, issue.id, 'plan', { title: 'The plan', format: 'text', body: 'ünïcode' });
-    expect(planDocument(db, issue.id)).toEqual({
+    const view = documentsView(db, issue.id);
+    expect(view.planDocument).toEqual({
       key: 'plan',
       title: 'The plan',
       format: 'text',
@@ -239,11 +240,15 @@ describe('issue documents: access, deletion and activity', () => {
       revisionNumber: 1,
       updatedAt: plan.updatedAt,
     });
-    expect(documentSummaries(db, issue.id).map((d) => [d.key, d.bodyBytes])).toEqual([
+    expect(view.documentSummaries.map((d) => [d.key, d.bodyBytes])).toEqual([
       ['design', 16],
       ['plan', Buffer.byteLength('ünïcode')],
     ]);
+    expect(view.documentSummaries).toEqual(documentSummaries(db, issue.id));
+    // A deleted plan is gone from both.
+    expect((await t.api('DELETE', url(issue.id))).status).toBe(200);
+    expect(documentsView(db, issue.id)).toEqual({ documentSummaries: documentSummaries(db, issue.id), planDocument: null });
     const other = insertIssue(t, w.companyId);
-    expect(documentSummaries(db, other.id)).toEqual([]);
+    expect(documentsView(db, other.id)).toEqual({ documentSummaries: [], planDocument: null });
   });
 });
