@@ -211,10 +211,15 @@ export class TranscriptWindow {
     await this.readForward();
   }
 
-  /** Reads on from the window's end until the live end (bounded: far pages are dropped). */
-  private async readForward(): Promise<void> {
+  /**
+   * Reads on from the window's end until the live end. Bounded: with `dropFirst`, the first pages
+   * are dropped (opening, following); without it, reading stops once the window is full, so the
+   * pages a reader scrolled back to are never pushed out from under them.
+   */
+  private async readForward(dropFirst = true): Promise<void> {
     for (;;) {
       if (this.disposed || this.end >= this.size) return;
+      if (!dropFirst && this.pages.length >= this.maxPages) return;
       const from = this.end;
       const page = await this.options.fetchPage(from);
       this.size = Math.max(this.size, page.size);
@@ -266,11 +271,14 @@ export class TranscriptWindow {
     while (this.pending.length) {
       const chunk = this.pending.shift()!;
       if (this.pages.length === 0) continue;
+      // Whether the window held everything known before this chunk: only then is a chunk that
+      // starts past its end a gap. A window the reader scrolled back from the end expects them.
+      const attached = this.end >= this.size;
       this.size = Math.max(this.size, chunk.nextOffset);
       if (chunk.nextOffset <= this.end) continue; // already held
       if (chunk.offset > this.end) {
         // Missed output (a dropped stream, chunks published before we subscribed): read it by offset.
-        gap = true;
+        if (attached || this.following) gap = true;
         continue;
       }
       if (!this.mayGrow()) continue;
@@ -290,11 +298,13 @@ export class TranscriptWindow {
 
   /**
    * Reads on by offset up to the known end. The core batches transcript writes (up to 100 ms), so
-   * the file can lag the live chunks: while it does, try again shortly.
+   * the file can lag the live chunks: while it does, try again shortly. While the reader is
+   * scrolled up it only fills the room the window has left.
    */
   catchUp(): Promise<void> {
-    return this.run('after', () => this.readForward()).then(() => {
+    return this.run('after', () => this.readForward(this.following)).then(() => {
       if (this.disposed || this.retry || this.end >= this.size || !this.mayGrow()) return;
+      if (!this.following && this.pages.length >= this.maxPages) return;
       this.retry = setTimeout(() => {
         this.retry = undefined;
         void this.catchUp();

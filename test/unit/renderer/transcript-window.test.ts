@@ -159,6 +159,27 @@ describe('TranscriptWindow', () => {
     expect(texts(w).at(-1)).toBe('new output');
   });
 
+  it('a reader scrolled back is never dragged to the live end: neither live output nor catching up moves a detached window', async () => {
+    for (let i = 0; i < 200; i++) write(`old ${i} ${'z'.repeat(100)}\n`);
+    const w = makeWindow(3);
+    await w.open();
+    w.setFollowing(false);
+    for (let i = 0; i < 4; i++) await w.loadBefore();
+    const held = { start: w.start, end: w.end, first: texts(w)[0] };
+    expect(w.getSnapshot().atLiveEnd).toBe(false);
+    // Live output arrives past the window (so past a gap), and the run ends (the panel catches up).
+    for (let i = 0; i < 5; i++) w.push(write(`live ${i}\n`));
+    await new Promise((r) => setTimeout(r, 400));
+    await w.catchUp();
+    await new Promise((r) => setTimeout(r, 400));
+    expect({ start: w.start, end: w.end, first: texts(w)[0] }).toEqual(held);
+    expect(w.getSnapshot().size).toBeGreaterThan(held.end);
+    // Coming back down still reads forward to the end, page by page.
+    let guard = 0;
+    while (!w.getSnapshot().atLiveEnd && guard++ < 100) await w.loadAfter();
+    expect(texts(w).at(-1)).toBe('live 4');
+  });
+
   it('keeps memory bounded while following a long live run', async () => {
     write('start\n');
     const w = makeWindow(3);
