@@ -1,6 +1,7 @@
 import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
 import type { AdapterRegistry } from '../../../adapters/registry.js';
 import { agents } from '../agents/schema.js';
+import { companies } from '../companies/schema.js';
 import { findSecretRefs } from '../secrets/refs.js';
 import { badRequest } from '../kernel/errors.js';
 import type { Queryable } from '../context.js';
@@ -22,30 +23,53 @@ export function withoutCredentials(config: Record<string, unknown>): Record<stri
   return Object.fromEntries(Object.entries(config).filter(([k, v]) => !NOT_COPIED.has(k) && findSecretRefs(v).length === 0));
 }
 
-/** The adapter of a living, hired agent of the company: the one named, else the first hired. */
-function livingAgentAdapter(db: Queryable, companyId: string, agentId?: string): HireAdapter | undefined {
+/** The adapter of a living, hired agent of the company: the one named, else the first hired; of one type if given. */
+function livingAgentAdapter(db: Queryable, companyId: string, agentId?: string, adapterType?: string): HireAdapter | undefined {
   const row = db
     .select({ adapterType: agents.adapterType, adapterConfig: agents.adapterConfig })
     .from(agents)
-    .where(and(eq(agents.companyId, companyId), agentId ? eq(agents.id, agentId) : undefined, notInArray(agents.status, ['terminated', 'draft'])))
+    .where(
+      and(
+        eq(agents.companyId, companyId),
+        agentId ? eq(agents.id, agentId) : undefined,
+        adapterType ? eq(agents.adapterType, adapterType) : undefined,
+        notInArray(agents.status, ['terminated', 'draft']),
+      ),
+    )
     .orderBy(asc(agents.createdAt), sql`rowid`)
     .limit(1)
     .get();
   return row ? { adapterType: row.adapterType, adapterConfig: withoutCredentials(row.adapterConfig) } : undefined;
 }
 
+/** The nearest colleague's adapter (of one type, if given): the manager, the requester, the first hired. */
+function nearestColleague(db: Queryable, companyId: string, reportsTo: string | null, requesterId: string | null, adapterType?: string): HireAdapter | undefined {
+  return (
+    (reportsTo ? livingAgentAdapter(db, companyId, reportsTo, adapterType) : undefined) ??
+    (requesterId ? livingAgentAdapter(db, companyId, requesterId, adapterType) : undefined) ??
+    livingAgentAdapter(db, companyId, undefined, adapterType)
+  );
+}
+
 /**
- * The adapter of a hire request that names none (the spec's request has no adapter fields). A
- * company has no default adapter setting, so the hire runs like its nearest colleague: its manager,
- * else the agent asking for it, else the company's first hired agent; in a company without agents,
- * the first installed adapter type that runs without configuration (a local coding CLI found on
- * PATH). Credentials are never copied.
+ * The adapter of a hire request that names none (the spec's request has no adapter fields):
+ * 1. the company's default adapter (its settings), configured like the nearest colleague using it,
+ *    or with no configuration when the adapter needs none;
+ * 2. else the nearest colleague's adapter: its manager, else the agent asking for it, else the
+ *    company's first hired agent;
+ * 3. in a company without agents, the first installed adapter type that runs without
+ *    configuration (a local coding CLI found on PATH).
+ * Credentials are never copied.
  */
 export function defaultHireAdapter(db: Queryable, registry: AdapterRegistry, companyId: string, reportsTo: string | null, requesterId: string | null): HireAdapter {
-  const colleague =
-    (reportsTo ? livingAgentAdapter(db, companyId, reportsTo) : undefined) ??
-    (requesterId ? livingAgentAdapter(db, companyId, requesterId) : undefined) ??
-    livingAgentAdapter(db, companyId);
+  const preferredType = db.select({ type: companies.defaultAdapterType }).from(companies).where(eq(companies.id, companyId)).get()?.type;
+  const preferred = preferredType ? registry.get(preferredType) : undefined;
+  if (preferred) {
+    const sameType = nearestColleague(db, companyId, reportsTo, requesterId, preferred.type);
+    if (sameType) return sameType;
+    if (preferred.configSchema.safeParse({}).success) return { adapterType: preferred.type, adapterConfig: {} };
+  }
+  const colleague = nearestColleague(db, companyId, reportsTo, requesterId);
   if (colleague && registry.get(colleague.adapterType)) return colleague;
   const standalone = registry.list().find((a) => !a.experimental && a.configSchema.safeParse({}).success);
   if (!standalone) {

@@ -173,6 +173,28 @@ describe('who may request a hire, and what it must say', () => {
     expect(rows(w.t, "SELECT count(*) AS n FROM agents WHERE status = 'draft'")[0].n).toBe(0);
   });
 
+  it("a hire naming no adapter takes the company's default adapter (configured like a colleague using it), else its manager's", async () => {
+    const specOnly = (name: string) => ({ name, role: 'engineer', reportsTo: w.engineer.id, capabilities: 'tests', budgetMonthlyCents: 1000 });
+    const hire = async (name: string) => {
+      const res = await w.t.api('POST', `/api/companies/${w.company}/agent-hires`, { body: specOnly(name) });
+      expect(res.status, res.text).toBe(201);
+      return (await w.t.api('GET', `/api/agents/${res.body.agent.id}`)).body;
+    };
+    const manager = (await w.t.api('GET', `/api/agents/${w.engineer.id}`)).body;
+    // No default: the manager's adapter.
+    expect(await hire('Like Manager')).toMatchObject({ adapterType: manager.adapterType, adapterConfig: manager.adapterConfig });
+    // A default nobody uses yet, which runs without configuration: that adapter, unconfigured.
+    expect((await w.t.api('PATCH', `/api/companies/${w.company}`, { body: { defaultAdapterType: 'vendor_a_local' } })).status).toBe(200);
+    expect(await hire('Default Bare')).toMatchObject({ adapterType: 'vendor_a_local', adapterConfig: {} });
+    // Once a colleague uses the default, a hire is configured like them (credentials never copied).
+    const colleague = await w.t.api('POST', `/api/companies/${w.company}/agents`, {
+      body: { name: 'Claude User', role: 'engineer', adapterType: 'vendor_a_local', adapterConfig: { model: 'claude-sonnet-4-5', env: { TOKEN: 'typed-in' } } },
+    });
+    expect(colleague.status, colleague.text).toBe(201);
+    expect(await hire('Default Configured')).toMatchObject({ adapterType: 'vendor_a_local', adapterConfig: { model: 'claude-sonnet-4-5' } });
+    expect((await hire('No Env')).adapterConfig.env).toBeUndefined();
+  });
+
   it('a hire at the top of the org reports to nobody', async () => {
     const { agent, approval } = await requestHire(w, { reportsTo: null, name: 'Chair' }, w.t.boardToken);
     expect(agent.reportsTo).toBeNull();
