@@ -18,6 +18,10 @@ test('limits: settings and disk use, a long thread on the timeline, an agent tha
   expect((await board.api<{ limits: { commentsPerMinute: number } }>('GET', '/api/settings')).limits.commentsPerMinute).toBe(2);
   const perCompany = page.getByRole('table', { name: 'Disk use by company' });
   await expect(perCompany.getByRole('row', { name: /Chatty Co/ })).toContainText('of 2.00 GB');
+  // Issue workspaces against their budget (20 GiB by default), beside transcripts and attachments.
+  await expect(perCompany.getByRole('columnheader', { name: 'Workspaces' })).toBeVisible();
+  await expect(perCompany.getByRole('row', { name: /Chatty Co/ })).toContainText('0 B of 20.00 GB');
+  await expect(limits.getByLabel('Issue workspaces per company (MiB)')).toHaveValue(String(20 * 1024));
   await shot(page, 'limits-01-settings');
 
   // The issue's thread: every comment on the timeline, oldest first (it reads the pages itself).

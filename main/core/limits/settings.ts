@@ -19,6 +19,8 @@ export const LIMIT_DEFAULTS = {
   transcriptCompanyBudgetBytes: 5 * GiB,
   /** Per company: live attachment bytes. */
   attachmentCompanyBudgetBytes: 2 * GiB,
+  /** Per company: issue workspaces; finished ones with nothing unmerged go early past it. */
+  workspaceCompanyBudgetBytes: 20 * GiB,
   /** Per agent (run tokens and keys alike), in any 60 s window. */
   attachmentUploadsPerMinute: 30,
   attachmentBytesPerMinute: 100 * MiB,
@@ -43,6 +45,12 @@ export const LimitSettingsShape = {
   transcriptMaxBytes: bytes(MiB, 10 * GiB, 'Bytes kept of one run transcript: the first and last halves, a marker between', LIMIT_DEFAULTS.transcriptMaxBytes),
   transcriptCompanyBudgetBytes: bytes(0, 1024 * GiB, "Bytes of transcripts a company keeps; the oldest finished runs' transcripts are deleted past it; 0 = no budget", LIMIT_DEFAULTS.transcriptCompanyBudgetBytes),
   attachmentCompanyBudgetBytes: bytes(0, 1024 * GiB, 'Bytes of attachments a company may hold; an upload past it is 413; 0 = no budget', LIMIT_DEFAULTS.attachmentCompanyBudgetBytes),
+  workspaceCompanyBudgetBytes: bytes(
+    0,
+    1024 * GiB,
+    "Bytes of issue workspaces a company keeps; past it, finished issues' workspaces holding nothing unmerged or uncommitted are removed before their retention time, oldest first; 0 = no budget",
+    LIMIT_DEFAULTS.workspaceCompanyBudgetBytes,
+  ),
   attachmentUploadsPerMinute: z.int().min(1).max(100_000).describe(`Uploads one agent may make in any 60 s (default ${LIMIT_DEFAULTS.attachmentUploadsPerMinute})`),
   attachmentBytesPerMinute: bytes(MAX_UPLOAD_BYTES, 1024 * GiB, 'Bytes one agent may upload in any 60 s; at least the per-file size', LIMIT_DEFAULTS.attachmentBytesPerMinute),
   commentsPerMinute: z.int().min(1).max(100_000).describe(`Comments one agent may post in any 60 s (default ${LIMIT_DEFAULTS.commentsPerMinute})`),

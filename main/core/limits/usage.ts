@@ -11,12 +11,17 @@ export const CompanyDiskUse = z
     transcriptBudgetBytes: z.int().describe('limits.transcriptCompanyBudgetBytes; 0 = no budget'),
     attachmentBytes: z.int().describe('Live attachments'),
     attachmentBudgetBytes: z.int().describe('limits.attachmentCompanyBudgetBytes; 0 = no budget'),
+    workspaceBytes: z.int().describe("Issue workspaces (the agents' clones; objects shared with the founder's repository are not counted)"),
+    workspaceBudgetBytes: z.int().describe('limits.workspaceCompanyBudgetBytes; 0 = no budget'),
   })
   .meta({ id: 'CompanyDiskUse' });
 export type CompanyDiskUse = z.infer<typeof CompanyDiskUse>;
 
-/** Each company's transcripts and attachments against its budgets, largest first. */
-export function companyDiskUse(ctx: Pick<CoreContext, 'db'>): CompanyDiskUse[] {
+/**
+ * Each company's transcripts, attachments and workspaces against its budgets, largest first.
+ * Workspace bytes are measured on disk by the workspaces service and passed in by company id.
+ */
+export function companyDiskUse(ctx: Pick<CoreContext, 'db'>, workspaceBytes: ReadonlyMap<string, number> = new Map()): CompanyDiskUse[] {
   const limits = readLimitSettings(ctx.db);
   const rows = rawSqlite(ctx.db)
     .prepare(
@@ -25,8 +30,15 @@ export function companyDiskUse(ctx: Pick<CoreContext, 'db'>): CompanyDiskUse[] {
               (SELECT coalesce(sum(a.byte_size), 0) FROM assets a WHERE a.company_id = c.id AND a.kind = 'attachment' AND a.deleted_at IS NULL) AS attachmentBytes
          FROM companies c`,
     )
-    .all() as Omit<CompanyDiskUse, 'transcriptBudgetBytes' | 'attachmentBudgetBytes'>[];
+    .all() as Pick<CompanyDiskUse, 'companyId' | 'name' | 'transcriptBytes' | 'attachmentBytes'>[];
+  const total = (c: CompanyDiskUse) => c.transcriptBytes + c.attachmentBytes + c.workspaceBytes;
   return rows
-    .map((r) => ({ ...r, transcriptBudgetBytes: limits.transcriptCompanyBudgetBytes, attachmentBudgetBytes: limits.attachmentCompanyBudgetBytes }))
-    .sort((a, b) => b.transcriptBytes + b.attachmentBytes - (a.transcriptBytes + a.attachmentBytes) || a.name.localeCompare(b.name));
+    .map((r) => ({
+      ...r,
+      transcriptBudgetBytes: limits.transcriptCompanyBudgetBytes,
+      attachmentBudgetBytes: limits.attachmentCompanyBudgetBytes,
+      workspaceBytes: workspaceBytes.get(r.companyId) ?? 0,
+      workspaceBudgetBytes: limits.workspaceCompanyBudgetBytes,
+    }))
+    .sort((a, b) => total(b) - total(a) || a.name.localeCompare(b.name));
 }

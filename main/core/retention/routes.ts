@@ -17,7 +17,7 @@ const DiskUsage = z
     workspaces: z.int().describe('Issue workspaces (the agents\' clones; objects shared with your repository are not counted)'),
     workspacesByCompany: z.array(z.object({ companyId: z.string(), bytes: z.int() })),
     backupFiles: z.array(z.object({ name: z.string(), bytes: z.int(), createdAt: z.string(), schema: z.string().nullable() })),
-    companies: z.array(CompanyDiskUse).describe("Each company's transcripts and attachments against its budgets"),
+    companies: z.array(CompanyDiskUse).describe("Each company's transcripts, attachments and workspaces against its budgets"),
   })
   .meta({ id: 'DiskUsage' });
 
@@ -33,7 +33,7 @@ export const systemRoutes: RouteRegistrar = (app, s) => {
         workspaces: byCompany.reduce((n, c) => n + c.bytes, 0),
         workspacesByCompany: byCompany,
         backupFiles: listBackups(s.ctx.paths.backups).map(({ path: _p, ...b }) => b),
-        companies: companyDiskUse(s.ctx),
+        companies: companyDiskUse(s.ctx, new Map(byCompany.map((c) => [c.companyId, c.bytes]))),
       };
     },
   });

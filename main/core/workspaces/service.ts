@@ -12,6 +12,7 @@ import { inTransaction, type CoreContext } from '../context.js';
 import type { Actor } from '../kernel/actor.js';
 import { bytesUnder } from '../retention/disk.js';
 import { readRetentionSettings } from '../retention/settings.js';
+import { readLimitSettings } from '../limits/settings.js';
 import { branchFor, createClone, removePartials, sanitizeClone, TamperedError, type CloneFiles } from './clone.js';
 import { inspectWorkspace, workspaceDiff, type WorkspaceState } from './inspect.js';
 import { mergeWorkspace } from './merge.js';
@@ -79,6 +80,23 @@ export function createWorkspacesService(ctx: CoreContext) {
 
   function assertIdle(row: IssueWorkspaceRow) {
     if (busy.has(row.issueId)) throw conflict('workspace_busy', `A run of this issue is using ${row.branch} right now; try again when it has ended`);
+  }
+
+  /** Bytes of every company's workspaces (the clones' own files; shared objects are the founder's). */
+  function diskByCompany(): { companyId: string; bytes: number }[] {
+    if (!existsSync(root)) return [];
+    return readdirSync(root).map((companyId) => ({ companyId, bytes: bytesUnder(path.join(root, companyId)) }));
+  }
+
+  /** Whether retention may remove the workspace: no run in it, and nothing unmerged or uncommitted. */
+  async function removable(ws: IssueWorkspaceRow): Promise<boolean> {
+    if (busy.has(ws.issueId) || !existsSync(ws.path)) return false;
+    try {
+      const state = await inspectWorkspace(sanitized(ws));
+      return !state.dirty && state.ahead === 0;
+    } catch {
+      return false;
+    }
   }
 
   async function remove(row: IssueWorkspaceRow) {
@@ -211,19 +229,30 @@ export function createWorkspacesService(ctx: CoreContext) {
       const hours = readRetentionSettings(ctx.db).workspaceRetentionHours;
       const removed: string[] = [];
       const rows = ctx.db.select({ ws: issueWorkspaces, status: issues.status, updatedAt: issues.updatedAt }).from(issueWorkspaces).innerJoin(issues, eq(issues.id, issueWorkspaces.issueId)).all();
-      for (const { ws, status, updatedAt } of rows) {
-        if (status !== 'done' && status !== 'cancelled') continue;
+      const finished = rows.filter((r) => r.status === 'done' || r.status === 'cancelled');
+      for (const { ws, status, updatedAt } of finished) {
         if (!ws.mergedAt && now.getTime() - Date.parse(updatedAt) < hours * 3600_000) continue;
-        if (busy.has(ws.issueId) || !existsSync(ws.path)) continue;
-        try {
-          const state = await inspectWorkspace(sanitized(ws));
-          if (state.dirty || state.ahead > 0) continue;
-        } catch {
-          continue;
-        }
+        if (!(await removable(ws))) continue;
         await remove(ws);
         logAction('system', ws, 'workspace.removed', `Workspace ${ws.branch} removed (issue ${status}${ws.mergedAt ? ', merged' : ''})`);
         removed.push(ws.path);
+      }
+      // Past a company's workspace budget, finished issues' workspaces go before their time,
+      // the longest finished first, under the same rule: never one holding unmerged or uncommitted work.
+      const budget = readLimitSettings(ctx.db).workspaceCompanyBudgetBytes;
+      if (budget === 0) return removed;
+      for (const { companyId, bytes } of diskByCompany()) {
+        let used = bytes;
+        const oldestFirst = finished.filter((r) => r.ws.companyId === companyId && !removed.includes(r.ws.path)).sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+        for (const { ws, status } of oldestFirst) {
+          if (used <= budget) break;
+          if (!(await removable(ws))) continue;
+          const size = bytesUnder(ws.path);
+          await remove(ws);
+          logAction('system', ws, 'workspace.removed', `Workspace ${ws.branch} removed (issue ${status}; the company's workspaces were over their budget)`, { usedBytes: used, budgetBytes: budget });
+          removed.push(ws.path);
+          used -= size;
+        }
       }
       return removed;
     },
@@ -239,11 +268,7 @@ export function createWorkspacesService(ctx: CoreContext) {
       return { stop: () => clearInterval(timer) };
     },
 
-    /** Bytes of every company's workspaces (the clones' own files; shared objects are the founder's). */
-    diskByCompany(): { companyId: string; bytes: number }[] {
-      if (!existsSync(root)) return [];
-      return readdirSync(root).map((companyId) => ({ companyId, bytes: bytesUnder(path.join(root, companyId)) }));
-    },
+    diskByCompany,
   };
 }
 

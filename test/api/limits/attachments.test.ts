@@ -88,6 +88,7 @@ describe('limits in the settings', () => {
       transcriptMaxBytes: 50 * MiB,
       transcriptCompanyBudgetBytes: 5 * 1024 * MiB,
       attachmentCompanyBudgetBytes: 2 * 1024 * MiB,
+      workspaceCompanyBudgetBytes: 20 * 1024 * MiB,
       attachmentUploadsPerMinute: 30,
       attachmentBytesPerMinute: 100 * MiB,
       commentsPerMinute: 30,

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('workspace retention and disk use', () => {
-  it('removes finished issues\' workspaces once merged or after the retention time, never one with unmerged or uncommitted work', async () => {
+  it('removes finished issues\' workspaces once merged, past the company budget or after the retention time, never one with unmerged or uncommitted work', async () => {
     const repo = founderRepo();
     const projectId = (await t.api('POST', `/api/companies/${companyId}/projects`, { body: { name: 'App', workspace: { repoPath: repo } } })).body.id;
     const issue = async (title: string) => (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title, status: 'todo', projectId } })).body as { id: string };
@@ -35,11 +35,21 @@ describe('workspace retention and disk use', () => {
     for (const i of [merged, unmerged, empty, dirty]) expect((await t.api('PATCH', `/api/issues/${i.id}`, { body: { status: 'done' } })).status).toBe(200);
     // Within the retention time only the merged one goes.
     expect(await t.core.services.workspaces.sweep()).toEqual([paths.get(merged.id)]);
-    // After it, the one with nothing in it goes too; unmerged commits, uncommitted files and open issues stay.
+    // Over the company's workspace budget (shown with its use), the finished one with nothing in it
+    // goes before its time; unmerged commits, uncommitted files and open issues stay even then.
+    expect((await t.api('PATCH', '/api/settings', { body: { limits: { workspaceCompanyBudgetBytes: 1 } } })).status).toBe(200);
+    const use = ((await t.api('GET', '/api/system/disk')).body.companies as any[]).find((c) => c.companyId === companyId);
+    expect(use).toMatchObject({ workspaceBudgetBytes: 1 });
+    expect(use.workspaceBytes).toBeGreaterThan(1);
+    expect(await t.core.services.workspaces.sweep()).toEqual([paths.get(empty.id)]);
+    for (const i of [unmerged, dirty, open]) expect(existsSync(paths.get(i.id)!)).toBe(true);
+    // After the retention time, nothing more goes: what is left holds work or is open.
     const later = new Date(Date.now() + 25 * 3600_000);
-    expect(await t.core.services.workspaces.sweep(later)).toEqual([paths.get(empty.id)]);
+    expect(await t.core.services.workspaces.sweep(later)).toEqual([]);
     for (const i of [unmerged, dirty, open]) expect(existsSync(paths.get(i.id)!)).toBe(true);
     const actions = ((await t.api('GET', `/api/companies/${companyId}/activity?limit=200`)).body.items as any[]).map((e) => e.action);
     expect(actions.filter((a) => a === 'workspace.removed')).toHaveLength(2);
+    const overBudget = ((await t.api('GET', `/api/companies/${companyId}/activity?limit=200`)).body.items as any[]).filter((e) => e.action === 'workspace.removed' && /over their budget/.test(e.summary));
+    expect(overBudget).toHaveLength(1);
   });
 });

@@ -27,7 +27,7 @@ interface DiskUsage {
   plugins: number;
   total: number;
   backupFiles: { name: string; bytes: number; createdAt: string; schema: string | null }[];
-  companies: { companyId: string; name: string; transcriptBytes: number; transcriptBudgetBytes: number; attachmentBytes: number; attachmentBudgetBytes: number }[];
+  companies: { companyId: string; name: string; transcriptBytes: number; transcriptBudgetBytes: number; attachmentBytes: number; attachmentBudgetBytes: number; workspaceBytes: number; workspaceBudgetBytes: number }[];
 }
 type Limits = InstanceSettings['limits'];
 const MiB = 1024 * 1024;
@@ -128,6 +128,7 @@ const LIMIT_FIELDS: { key: keyof Limits & string; label: string; unit: number; m
   { key: 'transcriptMaxBytes', label: 'Transcript of one run (MiB)', unit: MiB, min: 1, hint: 'Past it the first and last halves are kept with a marker between; the middle is dropped.' },
   { key: 'transcriptCompanyBudgetBytes', label: 'Transcripts per company (MiB)', unit: MiB, min: 0, hint: "Past it the oldest finished runs' transcripts are deleted (the newest is kept). 0: no budget." },
   { key: 'attachmentCompanyBudgetBytes', label: 'Attachments per company (MiB)', unit: MiB, min: 0, hint: 'An upload past it is refused (413). 0: no budget.' },
+  { key: 'workspaceCompanyBudgetBytes', label: 'Issue workspaces per company (MiB)', unit: MiB, min: 0, hint: "Past it, finished issues' workspaces with nothing unmerged or uncommitted are removed early, oldest first. 0: no budget." },
   { key: 'attachmentUploadsPerMinute', label: 'Uploads per agent per minute', unit: 1, min: 1, hint: 'More are refused with 429 and a time to retry. The board is never rate limited.' },
   { key: 'attachmentBytesPerMinute', label: 'Upload MiB per agent per minute', unit: MiB, min: 10, hint: 'At least the size of one file (10 MiB).' },
   { key: 'commentsPerMinute', label: 'Comments per agent per minute', unit: 1, min: 1, hint: 'More are refused with 429 and a time to retry.' },
@@ -198,7 +199,7 @@ function Disk({ usage }: { usage: DiskUsage }) {
       {usage.companies.length ? (
         <table className="disk-companies" aria-label="Disk use by company">
           <thead>
-            <tr><th>Company</th><th>Transcripts</th><th>Attachments</th></tr>
+            <tr><th>Company</th><th>Transcripts</th><th>Attachments</th><th>Workspaces</th></tr>
           </thead>
           <tbody>
             {usage.companies.map((c) => (
@@ -206,6 +207,7 @@ function Disk({ usage }: { usage: DiskUsage }) {
                 <td>{c.name}</td>
                 <td className={c.transcriptBudgetBytes > 0 && c.transcriptBytes > 0.9 * c.transcriptBudgetBytes ? 'warn' : undefined}>{ofBudget(c.transcriptBytes, c.transcriptBudgetBytes)}</td>
                 <td className={c.attachmentBudgetBytes > 0 && c.attachmentBytes > 0.9 * c.attachmentBudgetBytes ? 'warn' : undefined}>{ofBudget(c.attachmentBytes, c.attachmentBudgetBytes)}</td>
+                <td className={c.workspaceBudgetBytes > 0 && c.workspaceBytes > 0.9 * c.workspaceBudgetBytes ? 'warn' : undefined}>{ofBudget(c.workspaceBytes, c.workspaceBudgetBytes)}</td>
               </tr>
             ))}
           </tbody>
