@@ -190,7 +190,9 @@ EOF`;
       cwd: ws.path,
       env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
     });
-    const second = await runOn(t, companyId, (await shellAgent(t, companyId, 'grace', 'set -e; echo three > three.txt; git add three.txt; git commit -qm "second run"')).id, i.id);
+    // Git keeps whole seconds: like a real agent, this one works a while before it commits, so its
+    // commit falls in a later second than the end of the first run.
+    const second = await runOn(t, companyId, (await shellAgent(t, companyId, 'grace', 'set -e; sleep 1; echo three > three.txt; git add three.txt; git commit -qm "second run"')).id, i.id);
     expect(second.status).toBe('succeeded');
 
     const after = (await t.api('GET', `/api/issues/${i.id}/workspace`)).body;
