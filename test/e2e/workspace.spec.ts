@@ -7,7 +7,7 @@ import { test, expect, shot } from './fixtures.js';
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=Founder', '-c', 'user.email=f@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }).trim();
 
-test('issue workspace: changed files, rendered diff, merge into the founder\'s branch', async ({ signedIn: page, board }) => {
+test('issue workspace: changed files, commits and their runs, rendered diff, merge into the founder\'s branch', async ({ signedIn: page, board }) => {
   // Outside /tmp: the agent sandbox gives each run a private /tmp.
   const parent = path.join(homedir(), '.cache', 'headcount-tests');
   mkdirSync(parent, { recursive: true });
@@ -45,6 +45,16 @@ test('issue workspace: changed files, rendered diff, merge into the founder\'s b
   const files = page.getByRole('list', { name: 'Changed files' });
   await expect(files).toContainText('app.js');
   await expect(files).toContainText('NOTES.md');
+  // The branch's commit, with a link to the run that made it.
+  const { commits } = await board.api<{ commits: { shortSha: string; runId: string | null }[] }>('GET', `/api/issues/${issue.id}/workspace`);
+  expect(commits).toHaveLength(1);
+  expect(commits[0]!.runId).not.toBeNull();
+  const commitList = page.getByRole('list', { name: 'Commits' });
+  await expect(commitList).toBeVisible();
+  await expect(commitList).toContainText('Greet the world');
+  await expect(commitList).toContainText(commits[0]!.shortSha);
+  await expect(commitList).toContainText('Dev');
+  await expect(commitList.getByRole('link', { name: 'Run' })).toHaveAttribute('href', new RegExp(`/runs/${commits[0]!.runId}$`));
   await page.getByRole('button', { name: 'Show diff' }).click();
   await expect(page.getByLabel('Diff')).toContainText('hello, world');
   await shot(page, '60-issue-workspace-diff');

@@ -9,6 +9,17 @@ export const WorkspaceFile = z.object({
   deletions: z.int().nullable(),
 });
 
+export const WorkspaceCommit = z
+  .object({
+    sha: Sha,
+    shortSha: z.string(),
+    subject: z.string().describe('First line of the message'),
+    authorName: z.string(),
+    committedAt: z.string().describe('Committer time (ISO 8601, whole seconds)'),
+    runId: z.string().nullable().describe('The run of this issue during which the commit was made (committer time within the run\'s start and end); null when none was, e.g. a commit made by hand'),
+  })
+  .meta({ id: 'WorkspaceCommit' });
+
 export const IssueWorkspace = z
   .object({
     path: z.string().describe('The agent\'s clone of the repository, under the data home'),
@@ -23,6 +34,7 @@ export const IssueWorkspace = z
     behind: z.int().describe('Commits of baseBranch not in the branch'),
     mergedAt: z.string().nullable(),
     files: z.array(WorkspaceFile).describe('Committed changes of the branch against the merge base'),
+    commits: z.array(WorkspaceCommit).describe('Commits of the branch since the merge base (the diff\'s range), newest first; at most the newest 100, `ahead` counts them all'),
   })
   .meta({ id: 'IssueWorkspace' });
 

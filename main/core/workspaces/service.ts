@@ -16,6 +16,7 @@ import { readLimitSettings } from '../limits/settings.js';
 import { branchFor, createClone, removePartials, sanitizeClone, TamperedError, type CloneFiles } from './clone.js';
 import { inspectWorkspace, workspaceDiff, type WorkspaceState } from './inspect.js';
 import { mergeWorkspace } from './merge.js';
+import { attributeRuns, branchCommits } from './commits.js';
 import type { ActivityKind } from '../kernel/events.js';
 
 /** What a run of an issue with a workspace is given (run-execution.ts applies it). */
@@ -104,7 +105,8 @@ export function createWorkspacesService(ctx: CoreContext) {
     ctx.db.delete(issueWorkspaces).where(eq(issueWorkspaces.issueId, row.issueId)).run();
   }
 
-  const view = (row: IssueWorkspaceRow, s: WorkspaceState) => ({
+  /** What the board reviews: the state, with the branch's commits and the runs that made them. */
+  const view = async (row: IssueWorkspaceRow, s: WorkspaceState) => ({
     path: row.path,
     branch: row.branch,
     baseBranch: row.baseBranch,
@@ -117,6 +119,7 @@ export function createWorkspacesService(ctx: CoreContext) {
     behind: s.behind,
     mergedAt: row.mergedAt,
     files: s.files,
+    commits: attributeRuns(ctx.db, row.issueId, await branchCommits(row, s), ctx.clock.now()),
   });
 
   return {
@@ -193,7 +196,7 @@ export function createWorkspacesService(ctx: CoreContext) {
           tx.update(issueWorkspaces).set({ mergedAt: at }).where(eq(issueWorkspaces.issueId, row.issueId)).run();
           recordActivity(tx, at, actor, { companyId: row.companyId, action: 'workspace.merged', entityType: 'issue', entityId: row.issueId, summary: `${row.branch} merged into ${row.baseBranch} (${outcome.kind.replace('_', ' ')})`, details: { ...outcome } });
         });
-        return { ...outcome, workspace: view({ ...row, mergedAt: at }, await inspectWorkspace(row)) };
+        return { ...outcome, workspace: await view({ ...row, mergedAt: at }, await inspectWorkspace(row)) };
       } catch (err) {
         if ((err as { code?: unknown }).code && (err as { status?: number }).status === 409) logAction(actor, row, 'workspace.merge_refused', `Merge of ${row.branch} refused: ${(err as Error).message}`);
         throw err;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -164,6 +165,49 @@ git commit -q -m "work on $SERVICE_TASK_ID"`;
     expect(actions.filter((x) => x === 'workspace.created')).toHaveLength(4);
     expect(actions.filter((x) => x === 'workspace.merged')).toHaveLength(2);
     expect(actions.filter((x) => x === 'workspace.merge_refused')).toHaveLength(2);
+  });
+
+  it('lists the branch\'s commits newest first, each with the run of the issue that made it', async () => {
+    const p = await project();
+    const i = await issue(p.id, 'Commits');
+    const subject = `Say "hi" & 'bye' — ünïcødé ✓ | a|b %s`;
+    const twoCommits = `set -e
+echo one > one.txt; git add one.txt; git commit -q -m "first of the run"
+echo two > two.txt; git add two.txt
+git commit -q -F - <<'EOF'
+${subject}
+
+A body line that is not the subject.
+EOF`;
+    const first = await runOn(t, companyId, (await shellAgent(t, companyId, 'frank', twoCommits)).id, i.id);
+    expect(first.status).toBe('succeeded');
+    const ws = (await t.api('GET', `/api/issues/${i.id}/workspace`)).body;
+    // The founder commits by hand in the clone, dated outside every run.
+    writeFileSync(path.join(ws.path, 'hand.txt'), 'by hand\n');
+    sh(ws.path, 'add', 'hand.txt');
+    const date = '2001-02-03T04:05:06Z';
+    execFileSync('git', ['-c', 'user.name=Founder', '-c', 'user.email=founder@example.com', '-c', 'core.hooksPath=/dev/null', 'commit', '-qm', 'by hand'], {
+      cwd: ws.path,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    });
+    // Git keeps whole seconds: like a real agent, this one works a while before it commits, so its
+    // commit falls in a later second than the end of the first run.
+    const second = await runOn(t, companyId, (await shellAgent(t, companyId, 'grace', 'set -e; sleep 1; echo three > three.txt; git add three.txt; git commit -qm "second run"')).id, i.id);
+    expect(second.status).toBe('succeeded');
+
+    const after = (await t.api('GET', `/api/issues/${i.id}/workspace`)).body;
+    expect(after.ahead).toBe(4);
+    expect(after.commits.map((c: any) => [c.subject, c.authorName, c.runId])).toEqual([
+      ['second run', 'grace', second.id],
+      ['by hand', 'Founder', null],
+      [subject, 'frank', first.id],
+      ['first of the run', 'frank', first.id],
+    ]);
+    const [latest, byHand] = after.commits;
+    expect(latest.sha).toBe(after.headSha);
+    expect(latest.sha.startsWith(latest.shortSha)).toBe(true);
+    expect(byHand.committedAt).toBe('2001-02-03T04:05:06.000Z');
+    expect(Date.parse(latest.committedAt)).toBeGreaterThanOrEqual(Math.floor(Date.parse(second.startedAt) / 1000) * 1000);
   });
 
   it('discard needs confirmation while the clone holds uncommitted or unmerged work', async () => {

@@ -9,11 +9,13 @@ import { ApiError } from '../../api/client.js';
 import type { IssueWorkspace, WorkspaceDiff } from '../../api/types.js';
 import { Section, Card, ErrorBox } from '../../components/Page.js';
 import { Button } from '../../components/Button.js';
+import { RelativeTime } from '../../components/RelativeTime.js';
 import { desktopActions } from '../../app/desktop.js';
+import { href } from '../../app/router.js';
 
 const workspaceKey = (issueId: string) => ['issue', issueId, 'workspace'] as const;
 
-/** The issue's own clone of the project's repository: branch, changed files, diff, merge and discard. Absent when the issue has none. */
+/** The issue's own clone of the project's repository: branch, changed files, commits and their runs, diff, merge and discard. Absent when the issue has none. */
 export function Workspace({ issueId }: { issueId: string }) {
   const api = useApi();
   const [showDiff, setShowDiff] = useState(false);
@@ -72,6 +74,21 @@ export function Workspace({ issueId }: { issueId: string }) {
               ))}
             </ul>
           )}
+          {w.commits.length ? (
+            <div>
+              <div className="workspace-heading">Commits{w.ahead > w.commits.length ? ` (newest ${w.commits.length} of ${w.ahead})` : ''}</div>
+              <ul aria-label="Commits" className="workspace-commits">
+                {w.commits.map((c) => (
+                  <li key={c.sha}>
+                    <span className="mono faint" title={c.sha}>{c.shortSha}</span>
+                    <span className="workspace-commit-subject" title={c.subject}>{c.subject}</span>
+                    <span className="faint">{c.authorName} · <RelativeTime iso={c.committedAt} /></span>
+                    {c.runId ? <a href={href(`/runs/${c.runId}`)}>Run</a> : <span className="faint" title="Not made during a run of this issue, e.g. committed by hand">no run</span>}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           {w.files.length ? <span><Button size="sm" onClick={() => setShowDiff(!showDiff)}>{showDiff ? 'Hide diff' : 'Show diff'}</Button></span> : null}
           {showDiff && diff.data ? (
             <>
