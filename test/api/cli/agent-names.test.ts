@@ -81,5 +81,7 @@ describe('--help', () => {
         expect(subHelp.stdout.split('\n')[2]?.trim().length, `${command} ${sub}`).toBeGreaterThan(10);
       }
     }
-  });
+    // About forty CLI processes one after the other: 13 s on an idle 2-core machine, more beside
+    // the other test files, so the bound is the suite's patience, not a speed claim.
+  }, 120_000);
 });
