@@ -53,4 +53,39 @@ echo more >> "$F/README.md" 2>/dev/null; echo "checkout:$?"`;
     const ws = (await t.api('GET', `/api/issues/${issue.id}/workspace`)).body;
     expect(ws.files).toEqual([{ path: 'mine.txt', status: 'added', additions: 1, deletions: 0 }]);
   }, 60_000);
+
+  it("cannot list, read or write a colleague's workspace or another company's, though both exist on disk", async () => {
+    const repo = repoOutsideTmp();
+    t = await startCore();
+    const project = async (companyId: string) => (await t!.api('POST', `/api/companies/${companyId}/projects`, { body: { name: 'App', workspace: { repoPath: repo } } })).body.id as string;
+    const issueIn = async (companyId: string, projectId: string, title: string) => (await t!.api('POST', `/api/companies/${companyId}/issues`, { body: { title, status: 'todo', projectId } })).body as { id: string };
+    const ours = await createCompany(t, 'Ours');
+    const theirs = await createCompany(t, 'Theirs');
+    const [ourProject, theirProject] = [await project(ours), await project(theirs)];
+    // Two workspaces with a secret-looking file in each: a colleague's, and another company's.
+    const writer = 'echo "private to $SERVICE_TASK_ID" > notes.txt';
+    const colleagueIssue = await issueIn(ours, ourProject, 'Colleague');
+    const foreignIssue = await issueIn(theirs, theirProject, 'Foreign');
+    expect((await runOn(t, ours, (await shellAgent(t, ours, 'colleague', writer)).id, colleagueIssue.id)).status).toBe('succeeded');
+    expect((await runOn(t, theirs, (await shellAgent(t, theirs, 'stranger', writer)).id, foreignIssue.id)).status).toBe('succeeded');
+    const colleaguePath = (await t.api('GET', `/api/issues/${colleagueIssue.id}/workspace`)).body.path as string;
+    const foreignPath = (await t.api('GET', `/api/issues/${foreignIssue.id}/workspace`)).body.path as string;
+    for (const p of [colleaguePath, foreignPath]) expect(readFileSync(path.join(p, 'notes.txt'), 'utf8')).toMatch(/^private to /);
+
+    const probe = (label: string, dir: string) =>
+      `ls "${dir}" >/dev/null 2>&1; echo "${label}-ls:$?"; cat "${dir}/notes.txt" 2>/dev/null; echo "${label}-cat:$?"; echo x > "${dir}/planted.txt" 2>/dev/null; echo "${label}-write:$?"; echo "${label}-siblings:[$(ls "$(dirname "${dir}")" 2>/dev/null | tr '\\n' ' ')]"`;
+    const mallory = await shellAgent(t, ours, 'mallory', `${probe('colleague', colleaguePath)}; ${probe('foreign', foreignPath)}`);
+    const run = await runOn(t, ours, mallory.id, (await issueIn(ours, ourProject, 'Snoop')).id);
+    expect(run.status).toBe('succeeded');
+    const out = (await readLog(t, run.id)).map((r) => r.data).join('');
+    for (const label of ['colleague', 'foreign']) {
+      for (const step of ['ls', 'cat', 'write']) expect(out).toMatch(new RegExp(`${label}-${step}:[1-9]`));
+    }
+    // The folders holding the workspaces show neither of the others (only the snooper's own, bound back).
+    const siblings = [...out.matchAll(/(colleague|foreign)-siblings:\[([^\]]*)\]/g)].map((m) => m[2]!);
+    expect(siblings).toHaveLength(2);
+    for (const listed of siblings) for (const p of [colleaguePath, foreignPath]) expect(listed).not.toContain(path.basename(p));
+    expect(out).not.toContain('private to');
+    for (const p of [colleaguePath, foreignPath]) expect(existsSync(path.join(p, 'planted.txt'))).toBe(false);
+  }, 90_000);
 });
