@@ -125,23 +125,7 @@ describe('workspaces with the real Claude Code CLI', () => {
     const agents = [];
     for (const [name, file] of [['Ada', 'ada.txt'], ['Bo', 'bo.txt']] as const) {
       const server = await committingModel(file);
-      const home = mkdtempSync(path.join(os.tmpdir(), 'hc-claude-home-'));
-      temps.push(home);
-      const created = await t.api('POST', `/api/companies/${company}/agents`, {
-        body: {
-          name,
-          role: 'engineer',
-          adapterType: 'vendor_a_local',
-          adapterConfig: {
-            command: CLAUDE,
-            allowedTools: ['Bash'],
-            timeoutSec: 120,
-            env: { HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-ant-scripted-test', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_MAX_RETRIES: '0', GIT_CONFIG_GLOBAL: '/dev/null' },
-          },
-        },
-      });
-      expect(created.status, created.text).toBe(201);
-      agents.push({ id: created.body.id as string, file });
+      agents.push({ id: await claudeAgent(t, company, name, server.url), file });
     }
     const issues: { id: string; identifier: string }[] = [];
     for (const title of ['Ada\'s task', 'Bo\'s task']) issues.push((await t.api('POST', `/api/companies/${company}/issues`, { body: { title, status: 'todo', projectId } })).body);
