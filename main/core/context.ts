@@ -74,6 +74,8 @@ export function wakeOnCommit(tx: Queryable): void {
 interface TopLevelRunner {
   tx: Tx;
   immediate: <T>(body: (tx: Tx) => T, tx: Tx) => T;
+  /** Told after each top-level commit (the background checkpointer, db/checkpointer.ts). */
+  committed?: () => void;
 }
 const runners = new WeakMap<Db, TopLevelRunner>();
 /** The connection drizzle runs on (its `$client`: the statement-caching client of db/connection.ts). */
@@ -123,7 +125,16 @@ export function inTransaction<T>(ctx: Pick<CoreContext, 'db' | 'events' | 'clock
 
 function runTopLevel<T>(db: Db, body: (tx: Tx) => T): T {
   const runner = runnerFor(db);
-  return runner.immediate(body, runner.tx);
+  const result = runner.immediate(body, runner.tx);
+  runner.committed?.();
+  return result;
+}
+
+/** Calls `observer` after every top-level transaction of `db` commits (one observer per database). */
+export function observeCommits(db: Db, observer: (() => void) | undefined): void {
+  const runner = runnerFor(db);
+  if (observer) runner.committed = observer;
+  else delete runner.committed;
 }
 
 export const isoNow = (ctx: Pick<CoreContext, 'clock'>): string => ctx.clock.now().toISOString();

@@ -6,7 +6,8 @@ import { systemClock, type Clock } from './kernel/clock.js';
 import { sweepStaging } from './export/staging.js';
 import { ensureRollups } from './costs/rollups.js';
 import { stderrLogger, type Logger } from './kernel/logger.js';
-import { homePaths, type CoreContext } from './context.js';
+import { homePaths, observeCommits, type CoreContext } from './context.js';
+import { startCheckpointer, type Checkpointer } from './db/checkpointer.js';
 import { createServices, RUN_TOKEN_GRACE_SEC, type Services } from './services.js';
 import type { PluginInstallOptions } from './plugins/service.js';
 import { RunTokens } from './heartbeat/run-token.js';
@@ -88,11 +89,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const database = openDatabase(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   let app: ZodApp | undefined;
+  let checkpointer: Checkpointer | undefined;
   try {
     const migration = await applyMigrations(database, paths.backups, clock.now());
     if (migration.backupPath) logger.info('database backed up before migrating', { backup: migration.backupPath });
     // A database from before the spend rollups gets them built once from its cost events.
     if (ensureRollups(database.db)) logger.info('spend rollups built from the cost events');
+    // WAL checkpoints on a thread of their own, so a commit never pays for one (db/checkpointer.ts).
+    checkpointer = startCheckpointer(paths.database, { logger, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    observeCommits(database.db, checkpointer.noteCommit);
 
     const boardToken = options.boardToken ?? resolveBoardToken(paths.home, process.env.SERVICE_BOARD_TOKEN);
     const ctx: CoreContext = {
@@ -188,6 +193,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           let hooksTimer: NodeJS.Timeout | undefined;
           await Promise.race([services.crmHooks.idle(), new Promise<void>((r) => (hooksTimer = setTimeout(r, options.closeGraceMs ?? 10_000)))]);
           clearTimeout(hooksTimer);
+          observeCommits(database.db, undefined);
+          await checkpointer?.stop();
           database.close();
         })();
         return closing;
@@ -195,6 +202,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     };
   } catch (err) {
     await app?.close().catch(() => {});
+    await checkpointer?.stop();
     database.close();
     throw err;
   }

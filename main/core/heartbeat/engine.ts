@@ -3,6 +3,7 @@ import { heartbeatRuns, agentHeartbeatSettings, instanceSettings, type Heartbeat
 import { agents } from '../agents/schema.js';
 import { wakeRequests, type WakeReason, type WakeRequestRow } from '../issues/schema.js';
 import { requestWake } from '../issues/wake.js';
+import { prepared } from '../db/prepared.js';
 import { agentById, hasWork, rateLimitedUntil, whyNotRunnable } from './eligibility.js';
 import type { AgentRow } from '../agents/schema.js';
 import { executeRun, finishRun, type RunDeps } from './run-execution.js';
@@ -62,7 +63,10 @@ export class HeartbeatEngine implements RunLookup {
   }
 
   activeRunAgent(runId: string): string | null {
-    const row = this.ctx.db.select({ agentId: heartbeatRuns.agentId, status: heartbeatRuns.status }).from(heartbeatRuns).where(eq(heartbeatRuns.id, runId)).get();
+    // Asked on every checkout and release that carries the run header: prepared once (issue 17).
+    const row = prepared(this.ctx.db, 'engine.runAgent', (d) =>
+      d.select({ agentId: heartbeatRuns.agentId, status: heartbeatRuns.status }).from(heartbeatRuns).where(eq(heartbeatRuns.id, sql.placeholder('runId'))).prepare(),
+    ).get({ runId });
     return row && (row.status === 'queued' || row.status === 'running') ? row.agentId : null;
   }
 

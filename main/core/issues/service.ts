@@ -7,6 +7,7 @@ import { assertGoal, assertParent, assertProject, resolveAssignee } from './refe
 import { checkStatusChange, RELEASING_STATUSES } from './status-rules.js';
 import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
+import { updateIssueRow, type IssueRowChanges } from './patch-row.js';
 import { assertMayTakeOver } from './ownership.js';
 import { withLinks, withLinksOne } from './links.js';
 import { encodeCursor, issueListRows, type IssueListQuery } from './list-query.js';
@@ -128,7 +129,7 @@ export function createIssuesService(ctx: CoreContext) {
       const write = () => inTransaction(ctx, (tx) => {
         const row = requireIssue(tx, actor, idOrIdentifier);
         const at = isoNow(ctx);
-        const changes: Partial<IssueRow> = {};
+        const changes: IssueRowChanges = {};
         for (const k of ['title', 'description', 'billingCode'] as const) {
           if (input[k] !== undefined && input[k] !== row[k]) (changes as Record<string, unknown>)[k] = input[k];
         }
@@ -186,12 +187,7 @@ export function createIssuesService(ctx: CoreContext) {
         if (fields.length === 0 && input.comment === undefined) return withLinksOne(tx, toIssue(row));
         let updated = row;
         if (Object.keys(changes).length > 0) {
-          updated = tx
-            .update(issues)
-            .set({ ...changes, updatedAt: at, lastActivityAt: at })
-            .where(eq(issues.id, row.id))
-            .returning()
-            .get();
+          updated = updateIssueRow(tx, row.id, at, changes);
           if (changes.assigneeAgentId) wakeAssignee(tx, at, actor, updated);
           if (changes.status) statusChange = { issueId: row.id, companyId: row.companyId, from: row.status, to: changes.status, actor };
           if (changes.status === 'done') wakeUnblocked(tx, at, actor, updated, `${row.identifier} is done`);

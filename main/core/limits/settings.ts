@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { instanceSettings } from '../heartbeat/schema.js';
 import { MAX_UPLOAD_BYTES } from '../assets/service.js';
 import type { Queryable } from '../context.js';
+import { prepared } from '../db/prepared.js';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -72,7 +73,8 @@ const NAMES = Object.keys(LIMIT_DEFAULTS) as (keyof LimitSettings)[];
 const keyOf = (name: keyof LimitSettings) => `limits.${name}`;
 
 export function readLimitSettings(db: Queryable): LimitSettings {
-  const rows = db.select().from(instanceSettings).where(inArray(instanceSettings.key, NAMES.map(keyOf))).all();
+  // Read before every comment and upload, so prepared once (issue 17); the names are fixed.
+  const rows = prepared(db, 'limits.settings', (d) => d.select().from(instanceSettings).where(inArray(instanceSettings.key, NAMES.map(keyOf))).prepare()).all();
   const out: LimitSettings = { ...LIMIT_DEFAULTS };
   for (const r of rows) {
     // A value edited by hand into something else than a whole number ≥ 0 falls back to the default.

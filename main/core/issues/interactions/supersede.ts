@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { prepared } from '../../db/prepared.js';
 import { issueInteractions, type IssueInteractionRow } from '../schema.js';
 import { recordActivity } from '../../activity/service.js';
 import type { Queryable } from '../../context.js';
@@ -14,12 +15,15 @@ export function confirmationTarget(row: Pick<IssueInteractionRow, 'payload'>): {
   return target && typeof target === 'object' ? (target as { documentId?: unknown; revisionId?: unknown }) : null;
 }
 
+/** The issue's pending confirmations; run on every board comment, so prepared once (issue 17). */
 function pendingConfirmations(tx: Queryable, issueId: string): IssueInteractionRow[] {
-  return tx
-    .select()
-    .from(issueInteractions)
-    .where(and(eq(issueInteractions.issueId, issueId), eq(issueInteractions.kind, 'request_confirmation'), eq(issueInteractions.status, 'pending')))
-    .all();
+  return prepared(tx, 'interactions.pendingConfirmations', (d) =>
+    d
+      .select()
+      .from(issueInteractions)
+      .where(and(eq(issueInteractions.issueId, sql.placeholder('issueId')), eq(issueInteractions.kind, 'request_confirmation'), eq(issueInteractions.status, 'pending')))
+      .prepare(),
+  ).all({ issueId });
 }
 
 /**
