@@ -74,8 +74,8 @@ export function wakeOnCommit(tx: Queryable): void {
 interface TopLevelRunner {
   tx: Tx;
   immediate: <T>(body: (tx: Tx) => T, tx: Tx) => T;
-  /** Told after each top-level commit (the background checkpointer, db/checkpointer.ts). */
-  committed?: () => void;
+  /** Told after each top-level commit (the background checkpointer, the search indexer). */
+  observers: Array<() => void>;
 }
 const runners = new WeakMap<Db, TopLevelRunner>();
 /** The connection drizzle runs on (its `$client`: the statement-caching client of db/connection.ts). */
@@ -93,7 +93,7 @@ function runnerFor(db: Db): TopLevelRunner {
   if (!runner) {
     const tx = db.transaction((t) => t, { behavior: 'deferred' });
     const run = clientOf(db).transaction(<T>(body: (tx: Tx) => T, t: Tx): T => body(t));
-    runner = { tx, immediate: (body, t) => run.immediate(body, t) as ReturnType<typeof body> };
+    runner = { tx, immediate: (body, t) => run.immediate(body, t) as ReturnType<typeof body>, observers: [] };
     runners.set(db, runner);
   }
   return runner;
@@ -126,15 +126,21 @@ export function inTransaction<T>(ctx: Pick<CoreContext, 'db' | 'events' | 'clock
 function runTopLevel<T>(db: Db, body: (tx: Tx) => T): T {
   const runner = runnerFor(db);
   const result = runner.immediate(body, runner.tx);
-  runner.committed?.();
+  for (const observer of runner.observers) observer();
   return result;
 }
 
-/** Calls `observer` after every top-level transaction of `db` commits (one observer per database). */
-export function observeCommits(db: Db, observer: (() => void) | undefined): void {
-  const runner = runnerFor(db);
-  if (observer) runner.committed = observer;
-  else delete runner.committed;
+/**
+ * Calls `observer` after every top-level `inTransaction` of `db` commits; returns the way to stop.
+ * Observers only schedule work (a checkpoint, indexing): they run inside the caller's request.
+ */
+export function observeCommits(db: Db, observer: () => void): () => void {
+  const { observers } = runnerFor(db);
+  observers.push(observer);
+  return () => {
+    const at = observers.indexOf(observer);
+    if (at >= 0) observers.splice(at, 1);
+  };
 }
 
 export const isoNow = (ctx: Pick<CoreContext, 'clock'>): string => ctx.clock.now().toISOString();

@@ -90,6 +90,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const database = openDatabase(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   let app: ZodApp | undefined;
   let checkpointer: Checkpointer | undefined;
+  let unobserveCheckpoints: (() => void) | undefined;
   try {
     const migration = await applyMigrations(database, paths.backups, clock.now());
     if (migration.backupPath) logger.info('database backed up before migrating', { backup: migration.backupPath });
@@ -97,7 +98,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (ensureRollups(database.db)) logger.info('spend rollups built from the cost events');
     // WAL checkpoints on a thread of their own, so a commit never pays for one (db/checkpointer.ts).
     checkpointer = startCheckpointer(paths.database, { logger, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-    observeCommits(database.db, checkpointer.noteCommit);
+    unobserveCheckpoints = observeCommits(database.db, checkpointer.noteCommit);
 
     const boardToken = options.boardToken ?? resolveBoardToken(paths.home, process.env.SERVICE_BOARD_TOKEN);
     const ctx: CoreContext = {
@@ -137,6 +138,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (orphans > 0) logger.warn('removed stored files that no record owns (left by an earlier crash)', { count: orphans });
     // An import cut short by a crash left its staging folder; nothing in it was committed.
     sweepStaging(paths.home);
+    // Texts written but not yet indexed when the last run stopped (search/indexer.ts).
+    const indexed = services.search.indexPending();
+    if (indexed > 0) logger.info('indexed texts left pending for search', { count: indexed });
 
     const loginCodes = new BoardLoginCodes(clock);
     app = await buildServer({
@@ -193,7 +197,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           let hooksTimer: NodeJS.Timeout | undefined;
           await Promise.race([services.crmHooks.idle(), new Promise<void>((r) => (hooksTimer = setTimeout(r, options.closeGraceMs ?? 10_000)))]);
           clearTimeout(hooksTimer);
-          observeCommits(database.db, undefined);
+          services.search.stop();
+          unobserveCheckpoints?.();
           await checkpointer?.stop();
           database.close();
         })();

@@ -67,6 +67,9 @@ export async function startCore(options: Partial<CoreOptions> = {}): Promise<Tes
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   const snapshot = () => {
+    // The search index catches up in the background after commits (search/indexer.ts): settled
+    // first, so that only what a request itself wrote tells two snapshots apart.
+    core.services.search.indexPending();
     const tables = core.database.sqlite
       .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
       .all() as { name: string }[];

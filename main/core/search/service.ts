@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { CoreContext } from '../context.js';
+import { observeCommits, type CoreContext } from '../context.js';
+import { createSearchIndexer } from './indexer.js';
 import type { Actor } from '../kernel/actor.js';
 import { assertCompanyAccess } from '../kernel/access.js';
 import { likeContains, MARK_END, MARK_START, snippetParts, toFtsQuery } from './query.js';
@@ -40,12 +41,15 @@ const IDENTIFIER = /^[\p{L}\p{N}]+-(\d{1,9})$/u;
 
 /**
  * Finds a company's issues (titles, descriptions, comments; FTS5), agents and projects (by name).
- * The index is kept by triggers (migration 0010_search_fts), so every write path is covered
- * without the services knowing about search.
+ * Triggers mark every written text pending (migrations 0010_search_fts, 0017_search_deferred), so
+ * every write path is covered without the services knowing about search; the indexer
+ * (search/indexer.ts) indexes pending texts after commits and before every search.
  */
-export function createSearchService(ctx: Pick<CoreContext, 'db'>) {
+export function createSearchService(ctx: Pick<CoreContext, 'db' | 'logger'>) {
   // FTS5 functions (bm25, snippet, highlight) are plain SQL; drizzle's client underneath runs them.
   const sqlite = (ctx.db as typeof ctx.db & { $client: Database.Database }).$client;
+  const indexer = createSearchIndexer(sqlite, ctx.logger);
+  const unobserve = observeCommits(ctx.db, indexer.schedule);
   const columns = `d.issue_id, d.comment_id,
       highlight(search_fts, 0, '${MARK_START}', '${MARK_END}') AS title_hl,
       snippet(search_fts, 1, '${MARK_START}', '${MARK_END}', '…', 16) AS snip`;
@@ -95,8 +99,16 @@ export function createSearchService(ctx: Pick<CoreContext, 'db'>) {
   }
 
   return {
+    /** Indexes every pending text now (at start-up, and by tests that read the index directly). */
+    indexPending: () => indexer.indexPending(),
+    stop() {
+      unobserve();
+      indexer.stop();
+    },
+
     search(actor: Actor, companyId: string, query: SearchQuery): SearchResults {
       assertCompanyAccess(actor, companyId);
+      indexer.indexPending();
       const like = likeContains(query.q);
       const hits: SearchResults['issues'] = [];
       const exact = byIdentifier(companyId, query.q.trim());

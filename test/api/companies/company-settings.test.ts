@@ -95,6 +95,10 @@ describe('DELETE /api/companies/:companyId', () => {
     const folder = path.join(t.home, 'attachments', companyId);
     expect(existsSync(folder)).toBe(true);
 
+    // Every text indexed now (not left pending: search/indexer.ts), so the delete has index entries to remove.
+    t.core.services.search.indexPending();
+    expect(count("SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH 'quokka*'")).toBe(3);
+
     expect((await t.api('POST', `/api/companies/${companyId}/archive`, {})).status).toBe(200);
     const res = await t.api('DELETE', `/api/companies/${companyId}`);
     expect(res.status, res.text).toBe(204);

@@ -28,8 +28,9 @@ beforeEach(() => {
   h.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   warnings = [];
 });
+let unobserve: () => void = () => {};
 afterEach(async () => {
-  observeCommits(h.db, undefined);
+  unobserve();
   await checkpointer?.stop();
   checkpointer = undefined;
   h.close();
@@ -66,7 +67,7 @@ const rowsInFile = (): number => {
 describe('background checkpointer', () => {
   it('folds the WAL back from its own thread, every so many commits', async () => {
     checkpointer = startCheckpointer(file, { logger });
-    observeCommits(h.db, checkpointer.noteCommit);
+    unobserve = observeCommits(h.db, checkpointer.noteCommit);
     // Fewer pages than SQLite's own threshold (1,000), so any checkpoint here is the worker's.
     h.sqlite.pragma('wal_autocheckpoint = 0');
     await write(250);
@@ -79,7 +80,7 @@ describe('background checkpointer', () => {
 
   it('checkpoints what a burst left once the writes pause', async () => {
     checkpointer = startCheckpointer(file, { logger });
-    observeCommits(h.db, checkpointer.noteCommit);
+    unobserve = observeCommits(h.db, checkpointer.noteCommit);
     h.sqlite.pragma('wal_autocheckpoint = 0');
     await write(10);
     expect(rowsInFile()).toBe(0);
@@ -93,7 +94,7 @@ describe('background checkpointer', () => {
     expect(warnings[0]).toMatch(/checkpointer stopped/);
     expect(await checkpointer.flush()).toBeUndefined();
     // Commits still work, and SQLite checkpoints inside them as it always did.
-    observeCommits(h.db, checkpointer.noteCommit);
+    unobserve = observeCommits(h.db, checkpointer.noteCommit);
     await write(30);
     expect(h.sqlite.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 30 });
     expect(autocheckpoint()).toBe(1000);
@@ -101,7 +102,7 @@ describe('background checkpointer', () => {
 
   it('stops without a warning, and commits go on after it', async () => {
     checkpointer = startCheckpointer(file, { logger });
-    observeCommits(h.db, checkpointer.noteCommit);
+    unobserve = observeCommits(h.db, checkpointer.noteCommit);
     await write(5);
     await checkpointer.stop();
     await write(5);
