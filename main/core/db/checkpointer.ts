@@ -153,6 +153,9 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
         quiet = undefined;
         if (!alive) return;
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        // Unreferenced, the thread would not keep the process alive while it closes: a caller
+        // awaiting this at the end of a script would see Node exit first (code 13).
+        worker.ref();
         worker.postMessage('close');
         await exited;
       })();
