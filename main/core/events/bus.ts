@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventData, EventKind } from '../kernel/events.js';
+import { ReplayRing, type KeptEvent } from './replay-ring.js';
 
 /** The payload a kind carries: typed for the catalogue's kinds (kernel/events.ts). */
 export type PayloadOf<K extends string> = K extends EventKind ? EventData<K> : Record<string, unknown>;
@@ -11,17 +12,20 @@ export interface CompanyEvent<K extends string = EventKind> {
   type: K;
   data: Record<string, unknown>;
   at: string;
-  /** `data` serialized once, shared by every subscriber and replay. */
+  /** `data` serialized once, shared by every subscriber. */
   json: string;
 }
 
-const seqOf = (e: { id: string }): number => Number(e.id.slice(e.id.indexOf('.') + 1));
+/** A replayed event: what was sent, serialized (the bus keeps no event objects). */
+export type ReplayedEvent<K extends string = EventKind> = KeptEvent & { companyId: string; type: K };
+
+const seqOf = (id: string): number => Number(id.slice(id.indexOf('.') + 1));
 
 export type EventListener<K extends string = EventKind> = (event: CompanyEvent<K>) => void;
 
 export interface ReplayResult<K extends string = EventKind> {
   /** Events after the given id, oldest first. */
-  events: CompanyEvent<K>[];
+  events: ReplayedEvent<K>[];
   /**
    * The id could not be honoured (another server boot, or older than the buffer): the client must
    * refetch its state before following live events.
@@ -38,12 +42,8 @@ export interface ReplayResult<K extends string = EventKind> {
 export class EventBus<K extends string = EventKind> {
   readonly bootId = randomBytes(4).toString('hex');
   private seq = 0;
-  private readonly buffers = new Map<string, CompanyEvent<K>[]>();
-  /** Per company, the seq of the newest event dropped from its buffer. */
-  private readonly evictedUpTo = new Map<string, number>();
+  private readonly buffers = new Map<string, ReplayRing>();
   private readonly listeners = new Map<string, Set<EventListener<K>>>();
-
-  private readonly bufferedBytes = new Map<string, number>();
 
   /**
    * The replay buffer keeps at most `bufferSize` events and `bufferBytes` of serialized data per
@@ -57,20 +57,9 @@ export class EventBus<K extends string = EventKind> {
   publish<T extends K>(companyId: string, type: T, data: PayloadOf<T>, at = new Date().toISOString()): CompanyEvent<K> {
     const event: CompanyEvent<K> = { id: `${this.bootId}.${++this.seq}`, companyId, type, data, at, json: JSON.stringify(data) };
     let buffer = this.buffers.get(companyId);
-    if (!buffer) this.buffers.set(companyId, (buffer = []));
-    buffer.push(event);
-    let bytes = (this.bufferedBytes.get(companyId) ?? 0) + event.json.length;
-    let drop = 0;
+    if (!buffer) this.buffers.set(companyId, (buffer = new ReplayRing(this.bufferSize, this.bufferBytes)));
     // Oldest first, by count and by bytes; the newest event always stays, however large.
-    while (drop < buffer.length - 1 && (buffer.length - drop > this.bufferSize || bytes > this.bufferBytes)) {
-      bytes -= buffer[drop]!.json.length;
-      drop++;
-    }
-    if (drop > 0) {
-      const dropped = buffer.splice(0, drop);
-      this.evictedUpTo.set(companyId, seqOf(dropped[dropped.length - 1]!));
-    }
-    this.bufferedBytes.set(companyId, bytes);
+    buffer.push(event.id, type, at, event.json);
     for (const listener of this.listeners.get(companyId) ?? []) listener(event);
     return event;
   }
@@ -81,10 +70,12 @@ export class EventBus<K extends string = EventKind> {
     const [boot, seqText] = lastEventId.split('.');
     const lastSeq = Number(seqText);
     if (boot !== this.bootId || !Number.isInteger(lastSeq)) return { events: [], reset: true };
-    const buffer = this.buffers.get(companyId) ?? [];
+    const buffer = this.buffers.get(companyId);
+    const evicted = buffer?.lastEvicted;
     // Seqs are global, so gaps between one company's events are normal; only eviction loses events.
-    const reset = lastSeq < (this.evictedUpTo.get(companyId) ?? 0) || lastSeq > this.seq;
-    return { events: buffer.filter((e) => seqOf(e) > lastSeq), reset };
+    const reset = lastSeq < (evicted ? seqOf(evicted) : 0) || lastSeq > this.seq;
+    const events = (buffer?.after(lastSeq, seqOf) ?? []).map((e) => ({ ...e, companyId, type: e.type as K }));
+    return { events, reset };
   }
 
   subscribe(companyId: string, listener: EventListener<K>): () => void {
