@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI = path.join(ROOT, 'dist', 'main', 'cli', 'index.js');
+// The bundled CLI, as `headcount` and `npm start` run it (bin/build-cli-bundle.mjs).
+export const CLI = path.join(ROOT, 'dist', 'main', 'cli', 'headcount.bundle.mjs');
 
 export function requireBuild() {
   if (!existsSync(CLI)) {

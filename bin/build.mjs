@@ -27,13 +27,15 @@ const steps = [
   },
   {
     name: 'core',
-    inputs: [...shared, 'tsconfig.build.json', 'main', 'adapters', 'preload', 'bin/build-ui-parsers.mjs'],
-    output: 'dist/main/cli/index.js',
+    inputs: [...shared, 'tsconfig.build.json', 'main', 'adapters', 'preload', 'bin/build-ui-parsers.mjs', 'bin/build-cli-bundle.mjs'],
+    output: 'dist/main/cli/headcount.bundle.mjs',
     // tsc emits every adapter file; the UI parsers are then re-emitted as self-contained bundles
     // (bin/build-ui-parsers.mjs), in the same step so that no tsc run can leave a stale one behind.
     run: [
       [bin('tsc'), ['-p', 'tsconfig.build.json']],
       [process.execPath, ['bin/build-ui-parsers.mjs']],
+      // The CLI as one file each for `headcount` and `npm start`: it starts in about half the time.
+      [process.execPath, ['bin/build-cli-bundle.mjs']],
     ],
   },
   {

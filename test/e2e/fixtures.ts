@@ -31,7 +31,7 @@ function serveEnv(home: string): NodeJS.ProcessEnv {
 /** Starts `serve` from dist/ on a free port and a fresh data home; resolves once both lines are out. */
 async function startServe(): Promise<{ board: Board; child: ChildProcess }> {
   const home = mkdtempSync(path.join(tmpdir(), 'headcount-e2e-'));
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/main/cli/index.js'), 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/main/cli/headcount.bundle.mjs'), 'serve', '--port', '0'], {
     env: serveEnv(home),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

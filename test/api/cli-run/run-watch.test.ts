@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
 import { createFakeAgent, waitForRun } from '../heartbeat/helpers.js';
 
-const CLI = path.resolve(import.meta.dirname, '../../../dist/main/cli/index.js');
+const CLI = path.resolve(import.meta.dirname, '../../../dist/main/cli/headcount.bundle.mjs');
 
 interface Cli {
   code: Promise<number | null>;

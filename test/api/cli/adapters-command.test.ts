@@ -5,7 +5,7 @@ import { installBody, formatAdapterList } from '../../../main/cli/adapters.js';
 import { pluginFixture } from '../plugins/helpers.js';
 import { startCore, type TestCore } from '../../helpers/core.js';
 
-const CLI = path.resolve(import.meta.dirname, '../../../dist/main/cli/index.js');
+const CLI = path.resolve(import.meta.dirname, '../../../dist/main/cli/headcount.bundle.mjs');
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SERVICE_BOARD_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });

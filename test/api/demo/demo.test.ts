@@ -211,7 +211,7 @@ describe('the demo company', () => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'headcount-demo-cli-'));
     writeFileSync(path.join(home, 'board-token'), t.boardToken + '\n', { mode: 0o600 });
     try {
-      const cli = path.resolve(import.meta.dirname, '../../../dist/main/cli/index.js');
+      const cli = path.resolve(import.meta.dirname, '../../../dist/main/cli/headcount.bundle.mjs');
       const child = spawn(process.execPath, [cli, '--home', home, 'demo', '--url', t.url, '--pace', String(PACE)], { env: { ...process.env, SERVICE_BOARD_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 /** The package root (three levels above test/api/durability). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** The built CLI; `npm test` builds it before vitest runs. */
-export const CLI = path.join(ROOT, 'dist', 'main', 'cli', 'index.js');
+export const CLI = path.join(ROOT, 'dist', 'main', 'cli', 'headcount.bundle.mjs');
 
 /** Fails loudly (never skips) when the build is missing. */
 export function requireBuiltCli(): void {
@@ -29,7 +29,7 @@ export interface ServeProcess {
 
 const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:(\d+))\n/;
 
-/** Spawns `node dist/main/cli/index.js serve --port <port>` and waits for its listening line. */
+/** Spawns `node dist/main/cli/headcount.bundle.mjs serve --port <port>` and waits for its listening line. */
 export async function spawnServe(
   home: string,
   options: { port?: number; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
