@@ -138,9 +138,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (orphans > 0) logger.warn('removed stored files that no record owns (left by an earlier crash)', { count: orphans });
     // An import cut short by a crash left its staging folder; nothing in it was committed.
     sweepStaging(paths.home);
-    // Texts written but not yet indexed when the last run stopped (search/indexer.ts).
-    const indexed = services.search.indexPending();
-    if (indexed > 0) logger.info('indexed texts left pending for search', { count: indexed });
+    // Texts written but not yet indexed when the last run stopped, or by an import or a migration:
+    // indexed in the background from now on (search/indexer.ts), not before listening.
+    services.search.scheduleIndexing();
 
     const loginCodes = new BoardLoginCodes(clock);
     app = await buildServer({

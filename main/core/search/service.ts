@@ -99,8 +99,10 @@ export function createSearchService(ctx: Pick<CoreContext, 'db' | 'logger'>) {
   }
 
   return {
-    /** Indexes every pending text now (at start-up, and by tests that read the index directly). */
+    /** Indexes every pending text now (tests that read the index directly). */
     indexPending: () => indexer.indexPending(),
+    /** Indexes whatever is pending in the background, batch by batch (at start-up). */
+    scheduleIndexing: () => indexer.schedule(),
     stop() {
       unobserve();
       indexer.stop();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
 import { startCore, createCompany, type TestCore } from '../../helpers/core.js';
 import { INDEX_BATCH } from '../../../main/core/search/indexer.js';
 
@@ -106,5 +107,28 @@ describe('deferred search indexing', () => {
     expect(indexed('quoll')).toBe(INDEX_BATCH * 2 + 500);
     const integrity = () => sqlite().prepare("INSERT INTO search_fts(search_fts, rank) VALUES('integrity-check', 1)").run();
     expect(integrity).not.toThrow();
+  });
+});
+
+describe('texts left pending when the server stopped', () => {
+  it('are indexed in the background after the next start, with no search asking for them', async () => {
+    const first = await startCore({ heartbeats: false });
+    const home = first.home;
+    const companyId = await createCompany(first, 'Restarted');
+    const res = await first.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Dingo tracks by the river' } });
+    expect(res.status, res.text).toBe(201);
+    // Marked pending again, as an import or a crash before the indexer ran would leave them.
+    first.core.database.sqlite.prepare('UPDATE search_docs SET pending = 1').run();
+    await first.core.close();
+
+    const second = await startCore({ heartbeats: false, home });
+    try {
+      const count = (sql: string) => (second.core.database.sqlite.prepare(sql).get() as { n: number }).n;
+      await until(() => count('SELECT count(*) AS n FROM search_docs WHERE pending = 1') === 0);
+      expect(count("SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH 'dingo'")).toBe(1);
+    } finally {
+      await second.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
