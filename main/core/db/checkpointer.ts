@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type Database from 'better-sqlite3';
 import type { Logger } from '../kernel/logger.js';
 
 /**
@@ -9,7 +8,8 @@ import type { Logger } from '../kernel/logger.js';
  * SQLite's automatic checkpoint runs inside the commit that crosses its threshold (1,000 pages of
  * WAL): that commit copies every page written since the last checkpoint back into the file and
  * syncs it, on the thread that serves the API. Here a worker thread with its own connection runs a
- * PASSIVE checkpoint every {@link COMMITS_PER_CHECKPOINT} commits and once the writes pause, so
+ * PASSIVE checkpoint every {@link COMMITS_PER_CHECKPOINT} commits, and at most {@link QUIET_MS} after
+ * any commit not yet checkpointed (so the last commits of a burst are folded back too), so
  * when a commit does cross the threshold, nearly everything is already copied and its checkpoint
  * is small. The threshold itself stays SQLite's: a PASSIVE checkpoint racing a steady writer never
  * catches up completely, and only a complete one lets SQLite restart the WAL from its start, so
@@ -27,7 +27,7 @@ export interface Checkpointer {
 }
 
 export const COMMITS_PER_CHECKPOINT = 100;
-/** After the last commit of a burst, the rest is folded back this much later. */
+/** A commit not yet checkpointed is folded back at most this much later (timed from the first such commit, not pushed back by each). */
 export const QUIET_MS = 250;
 
 export interface CheckpointerOptions {
@@ -50,31 +50,30 @@ interface WorkerData {
 }
 
 /**
- * The worker thread's code. It is passed as source (`eval`), not as a file, so that it runs the
- * same from the built app and from the TypeScript sources under test; it therefore uses only what
- * it is given and Node's own `require`.
+ * The worker thread's code, run as a CommonJS script (`eval`) rather than loaded from a file, so
+ * that it runs the same from the TypeScript sources under test, the built modules and the CLI's
+ * single-file bundle. It is a string on purpose: a bundler rewrites `require` in code it bundles
+ * (esbuild turns it into a helper of the bundle's own scope), and a function's source text would
+ * carry that rewrite into a thread where the helper does not exist.
  */
-function checkpointThread(): void {
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const data = workerData as WorkerData;
-  const Driver = require(data.driver) as typeof Database;
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const db = new Driver(data.file, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {});
-  // The connection that checkpoints decides whether the checkpoint syncs: NORMAL syncs the WAL
-  // before copying and the file after, the durability the main connection promises.
-  db.pragma('synchronous = NORMAL');
-  // PASSIVE never waits for, nor blocks, the writer on the main thread: it copies what it can now.
-  const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-  parentPort!.on('message', (message: unknown) => {
-    if (message === 'checkpoint') {
-      parentPort!.postMessage({ type: 'checkpointed', report: checkpoint.get() });
-    } else if (message === 'close') {
-      db.close();
-      parentPort!.close();
-    }
-  });
-}
+const CHECKPOINT_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Driver = require(workerData.driver);
+const db = new Driver(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
+// The connection that checkpoints decides whether the checkpoint syncs: NORMAL syncs the WAL
+// before copying and the file after, the durability the main connection promises.
+db.pragma('synchronous = NORMAL');
+// PASSIVE never waits for, nor blocks, the writer on the main thread: it copies what it can now.
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+parentPort.on('message', (message) => {
+  if (message === 'checkpoint') {
+    parentPort.postMessage({ type: 'checkpointed', report: checkpoint.get() });
+  } else if (message === 'close') {
+    db.close();
+    parentPort.close();
+  }
+});
+`;
 
 export function startCheckpointer(file: string, options: CheckpointerOptions): Checkpointer {
   const data: WorkerData = {
@@ -82,7 +81,7 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
     file,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   };
-  const worker = new Worker(`(${checkpointThread.toString()})()`, { eval: true, workerData: data });
+  const worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData: data });
   // The app exits when its server closes, not when this thread is idle.
   worker.unref();
 

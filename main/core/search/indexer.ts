@@ -14,8 +14,10 @@ export const INDEX_DELAY_MS = 100;
  * full before any search reads the index, so a search never misses a committed write.
  */
 export interface SearchIndexer {
-  /** Indexes every pending text now; returns how many. */
+  /** Indexes every pending text now; returns how many. Throws what SQLite throws. */
   indexPending(): number;
+  /** Before a search: indexes every pending text, or, if that fails, says so once and lets the search go on. */
+  catchUp(): void;
   /** A transaction committed: index what it left, a little later. */
   schedule(): void;
   stop(): void;
@@ -46,6 +48,13 @@ export function createSearchIndexer(sqlite: Database.Database, logger: Pick<Logg
 
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  // A failure that lasts (a full disk, another process holding the write lock) is said once, not
+  // at every commit; a success clears it.
+  let failing = false;
+  const failed = (err: unknown, what: string): void => {
+    if (!failing) logger.warn(what, { message: err instanceof Error ? err.message : String(err) });
+    failing = true;
+  };
 
   const background = (): void => {
     timer = undefined;
@@ -53,23 +62,35 @@ export function createSearchIndexer(sqlite: Database.Database, logger: Pick<Logg
     try {
       // One batch per turn of the event loop: requests are served between batches.
       if (anyPending.get() !== undefined && runBatch(INDEX_BATCH) === INDEX_BATCH) timer = setTimeout(background, 0);
+      failing = false;
     } catch (err) {
       // The texts stay pending: the next commit or search indexes them.
-      logger.warn('could not update the search index', { message: err instanceof Error ? err.message : String(err) });
+      failed(err, 'could not update the search index; texts stay pending and are indexed later');
     }
     timer?.unref();
   };
 
+  const indexPending = (): number => {
+    if (anyPending.get() === undefined) return 0;
+    let total = 0;
+    let n: number;
+    do {
+      n = runBatch(INDEX_BATCH);
+      total += n;
+    } while (n === INDEX_BATCH);
+    failing = false;
+    return total;
+  };
+
   return {
-    indexPending() {
-      if (anyPending.get() === undefined) return 0;
-      let total = 0;
-      let n: number;
-      do {
-        n = runBatch(INDEX_BATCH);
-        total += n;
-      } while (n === INDEX_BATCH);
-      return total;
+    indexPending,
+    catchUp() {
+      try {
+        indexPending();
+      } catch (err) {
+        // A search still answers, from the index as it stands, rather than failing with it.
+        failed(err, 'could not index pending texts before a search; it answered from the index as it stands');
+      }
     },
     schedule() {
       if (timer || stopped) return;

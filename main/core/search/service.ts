@@ -110,7 +110,7 @@ export function createSearchService(ctx: Pick<CoreContext, 'db' | 'logger'>) {
 
     search(actor: Actor, companyId: string, query: SearchQuery): SearchResults {
       assertCompanyAccess(actor, companyId);
-      indexer.indexPending();
+      indexer.catchUp();
       const like = likeContains(query.q);
       const hits: SearchResults['issues'] = [];
       const exact = byIdentifier(companyId, query.q.trim());

@@ -132,3 +132,30 @@ describe('texts left pending when the server stopped', () => {
     }
   });
 });
+
+describe('when indexing fails', () => {
+  it('a search still answers, from the index as it stands, and the failure is said once', async () => {
+    const warnings: string[] = [];
+    const core = await startCore({ heartbeats: false, logger: { info: () => {}, warn: (m) => warnings.push(m), error: () => {} } });
+    try {
+      const companyId = await createCompany(core, 'Failing');
+      const indexedIssue = await core.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Kookaburra calls at dawn' } });
+      core.core.services.search.indexPending();
+      // Marking texts indexed fails from now on, as a full disk would make it.
+      core.core.database.sqlite.exec("CREATE TEMP TRIGGER fail_indexing BEFORE UPDATE OF pending ON search_docs BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+      await core.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Kookaburra nest found' } });
+      for (let i = 0; i < 3; i++) {
+        const res = await core.api('GET', `/api/companies/${companyId}/search?q=kookaburra`);
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.issues.map((x: { id: string }) => x.id)).toEqual([indexedIssue.body.id]);
+      }
+      // Said once, by the search or by the background indexer, whichever met it first.
+      expect(warnings.filter((w) => /index/.test(w))).toHaveLength(1);
+      core.core.database.sqlite.exec('DROP TRIGGER temp.fail_indexing');
+      const res = await core.api('GET', `/api/companies/${companyId}/search?q=nest`);
+      expect(res.body.issues).toHaveLength(1);
+    } finally {
+      await core.close();
+    }
+  });
+});
