@@ -82,6 +82,18 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * Dismisses the notifications on screen before a picture. A live company keeps raising and
+ * retiring them, so the set is re-read after every click, and a notification that is gone before
+ * its click needs no dismissing.
+ */
+export async function dismissNotifications(page: Page): Promise<void> {
+  const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
+  for (let i = 0; i < 20 && (await dismiss.count()) > 0; i++) {
+    await dismiss.first().click({ timeout: 2_000 }).catch(() => {});
+  }
+}
+
+/**
  * `board`: a fresh server per test. `signedIn`: a page that opened the one-time login link, so
  * the app holds the board token the way a browser user gets it.
  */

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { test, expect, shot, SCREENSHOTS } from './fixtures.js';
+import { test, expect, shot, SCREENSHOTS, dismissNotifications } from './fixtures.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -52,7 +52,7 @@ test('first run: the demo company lives — an approval, a question, a hire and 
   await expect(needsYou).toContainText('Hire Dana');
   // The engineers' cost reports cross the company's 80% warning before the story ends.
   await expect(page.getByRole('list', { name: 'Recent activity' })).toContainText('reached 80% of its monthly budget', { timeout: 90_000 });
-  for (const b of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await b.click();
+  await dismissNotifications(page);
   await shot(page, 'demo-03-dashboard');
   keep('demo-03-dashboard', 'demo-dashboard.png');
 });

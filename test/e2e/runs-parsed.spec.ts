@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { test, expect, shot } from './fixtures.js';
+import { test, expect, shot, dismissNotifications } from './fixtures.js';
 import { setupAgent, startRun } from './runs-helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -57,7 +57,7 @@ test('board screenshot for the README', async ({ signedIn: page }) => {
   await page.getByRole('link', { name: 'Dashboard' }).click();
   await expect(page.getByText(/running/i).first()).toBeVisible({ timeout: 60_000 });
   await page.waitForTimeout(4000);
-  for (const b of await page.getByRole('button', { name: 'Dismiss notification' }).all()) await b.click();
+  await dismissNotifications(page);
   mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
   await page.screenshot({ path: path.join(ROOT, 'docs/screenshot.png') });
   await shot(page, 'runs-07-dashboard-demo');
