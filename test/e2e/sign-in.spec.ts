@@ -36,18 +36,27 @@ test('the login link signs the browser in for every tab until "Sign out"', async
   await expect(page.getByRole('combobox', { name: 'Company' })).toBeVisible();
 });
 
-test('a session ended elsewhere returns the open page to sign-in with the reason', async ({ signedIn: page, board }) => {
+test('a session ended elsewhere returns the open page to sign-in with the reason', async ({ signedIn: page, board, context }) => {
   await board.api('POST', '/api/companies', { name: 'Acme Robotics' });
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Company' })).toBeVisible();
-  // Another tab signed out: the cookie this page holds is no longer a session.
-  await page.evaluate(() => fetch('/api/board/session', { method: 'DELETE' }).then(() => undefined));
+  // The session ends on the server while this page still holds its cookie (as when it expires, or
+  // is signed out from another browser profile): signing out from this page itself would clear the
+  // cookie too, and which of "no cookie" and "ended session" the next request met would be a race.
+  const session = (await context.cookies(board.url)).find((c) => c.name === 'headcount_session');
+  expect(session).toBeDefined();
+  const ended = await fetch(`${board.url}/api/board/session`, {
+    method: 'DELETE',
+    headers: { cookie: `headcount_session=${session!.value}`, origin: new URL(board.url).origin },
+  });
+  expect(ended.status).toBe(204);
+  expect((await context.cookies(board.url)).some((c) => c.name === 'headcount_session')).toBe(true);
   // Any next request (navigating to another page, or the board's own polling, whichever comes
-  // first) is a 401.
+  // first) is a 401 naming the ended session.
   await page.evaluate(() => {
     location.hash = '#/agents';
   });
   await expect(page.getByRole('heading', { name: 'Sign in to the board' })).toBeVisible();
-  await expect(page.getByRole('alert')).toContainText('You are signed out');
+  await expect(page.getByRole('alert')).toContainText('Your board session has ended');
   await shot(page, 'sign-in-after-401');
 });
