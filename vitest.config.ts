@@ -14,6 +14,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
+    // Every answer is also checked against its zod schema and the compiled serializer's rendering
+    // (main/core/http/serializer.ts): a route answering off its schema fails its test.
+    env: { HEADCOUNT_CHECK_RESPONSES: '1' },
     // In CI a JSON report is kept too, so .ci/run can print a plain "N passed, N failed" line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-results/vitest.json' },

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { machine, requireBuild, ROOT, startServer, stopServer, tempHome } from './lib.mjs';
+import { machine, processCpuMicros, requireBuild, ROOT, startServer, stopServer, tempHome } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -119,10 +119,15 @@ const ceilingUrl = await new Promise((resolve, reject) => {
 
 async function cannon({ url = server.url, method = 'GET', path: urlPath, body, headers = board, setupRequest }) {
   const request = { method, path: urlPath, ...(body ? { body } : {}), ...(setupRequest ? { setupRequest } : {}) };
-  const r = await autocannon({ url, connections: 10, duration, warmup: { connections: 10, duration: 1 }, headers, requests: [request] });
+  // The warm-up is its own run so that the CPU counted below is the measured run's alone.
+  await autocannon({ url, connections: 10, duration: 1, headers, requests: [request] });
+  const pid = url === ceilingUrl ? ceiling.pid : server.child.pid;
+  const cpuBefore = processCpuMicros(pid);
+  const r = await autocannon({ url, connections: 10, duration, headers, requests: [request] });
+  const cpu = processCpuMicros(pid) - cpuBefore;
   const ok = r['2xx'];
   if (r.non2xx) console.error(`${method} ${urlPath}: ${r.non2xx} non-2xx of ${ok + r.non2xx}`);
-  return { perSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return { perSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpuUsPerOp: cpu / r.requests.total };
 }
 
 // The raw claim/release loop: the two conditional UPDATEs of a checkout and release, autocommit.
@@ -130,6 +135,7 @@ function claimReleaseLoop(ids, agentId) {
   const claim = db.prepare("UPDATE issues SET status = 'in_progress', checkout_agent_id = ?, checkout_run_id = ?, checked_out_at = ? WHERE id = ? AND status = 'todo' AND checkout_agent_id IS NULL");
   const release = db.prepare("UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL WHERE id = ? AND checkout_agent_id = ?");
   let cycles = 0;
+  const cpuBefore = process.cpuUsage();
   const end = performance.now() + duration * 1000;
   while (performance.now() < end) {
     const id = ids[cycles % ids.length];
@@ -137,7 +143,8 @@ function claimReleaseLoop(ids, agentId) {
     release.run(id, agentId);
     cycles++;
   }
-  return { perSec: cycles / duration };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { perSec: cycles / duration, cpuUsPerOp: (cpu.user + cpu.system) / cycles };
 }
 
 // Checkout + release over HTTP: CLIENTS connections, each an agent (agent key + run header) cycling
@@ -147,32 +154,41 @@ function claimReleaseLoop(ids, agentId) {
 async function checkoutCycles(todo) {
   let connection = 0;
   const headersOf = (a) => ({ authorization: `Bearer ${a.key}`, 'content-type': 'application/json', 'x-service-run-id': a.runId });
-  const r = await autocannon({
-    url: server.url,
-    connections: CLIENTS,
-    duration,
-    warmup: { connections: CLIENTS, duration: 1 },
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req, context) => {
-          if (context.c === undefined) {
-            context.c = connection++ % CLIENTS;
-            context.mine = todo.filter((_, i) => i % CLIENTS === context.c);
-            context.k = 0;
-          }
-          context.issue = context.mine[context.k++ % context.mine.length];
-          return { ...req, path: `/api/issues/${context.issue}/checkout`, headers: headersOf(agents[context.c % AGENTS]), body: JSON.stringify({ expectedStatuses: ['todo'] }) };
+  const run = (seconds) =>
+    autocannon({
+      url: server.url,
+      connections: CLIENTS,
+      duration: seconds,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req, context) => {
+            if (context.c === undefined) {
+              context.c = connection++ % CLIENTS;
+              context.mine = todo.filter((_, i) => i % CLIENTS === context.c);
+              context.k = 0;
+            }
+            context.issue = context.mine[context.k++ % context.mine.length];
+            return { ...req, path: `/api/issues/${context.issue}/checkout`, headers: headersOf(agents[context.c % AGENTS]), body: JSON.stringify({ expectedStatuses: ['todo'] }) };
+          },
         },
-      },
-      {
-        method: 'POST',
-        setupRequest: (req, context) => ({ ...req, path: `/api/issues/${context.issue}/release`, headers: headersOf(agents[context.c % AGENTS]), body: '{}' }),
-      },
-    ],
-  });
+        {
+          method: 'POST',
+          setupRequest: (req, context) => ({ ...req, path: `/api/issues/${context.issue}/release`, headers: headersOf(agents[context.c % AGENTS]), body: '{}' }),
+        },
+      ],
+    });
+  // A run stopped between a checkout and its release leaves that issue checked out: put the
+  // issues back before the next run, so every checkout measured is one that can win.
+  const reset = () => db.prepare(`UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL WHERE id IN (${todo.map(() => '?').join(',')})`).run(...todo);
+  await run(1);
+  reset();
+  const cpuBefore = processCpuMicros(server.child.pid);
+  const r = await run(duration);
+  const cpu = processCpuMicros(server.child.pid) - cpuBefore;
+  reset();
   if (r.non2xx) console.error(`checkout cycles: ${r.non2xx} non-2xx of ${r['2xx'] + r.non2xx}`);
-  return { perSec: r.requests.average / 2, p50Ms: r.latency.p50, p99Ms: r.latency.p99, refused: r.non2xx };
+  return { perSec: r.requests.average / 2, p50Ms: r.latency.p50, p99Ms: r.latency.p99, refused: r.non2xx, cpuUsPerOp: (2 * cpu) / r.requests.total };
 }
 
 const agentHeaders = (a) => ({ authorization: `Bearer ${a.key}`, 'content-type': 'application/json' });
@@ -182,13 +198,16 @@ async function scenario(name, ceilingName, fn) {
   if (!wanted(name)) return;
   const r = await fn();
   const c = ceilings[ceilingName];
-  const row = { name, ceiling: ceilingName, ...r, ratio: c ? r.perSec / c.perSec : null };
+  const row = { name, ceiling: ceilingName, ...r, ratio: c ? r.perSec / c.perSec : null, cpuRatio: c ? c.cpuUsPerOp / r.cpuUsPerOp : null };
   results.push(row);
-  console.log(`${name}: ${r.perSec.toFixed(0)}/s${r.p99Ms !== undefined ? `, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms` : ''}${row.ratio !== null ? `, ${(row.ratio * 100).toFixed(1)}% of ${ceilingName}` : ''}`);
+  const cpu = Number.isFinite(r.cpuUsPerOp) ? `, ${r.cpuUsPerOp.toFixed(0)} µs CPU each` : '';
+  const ratios = row.ratio !== null ? `, ${(row.ratio * 100).toFixed(1)}% of ${ceilingName} (CPU: ${(row.cpuRatio * 100).toFixed(1)}%)` : '';
+  console.log(`${name}: ${r.perSec.toFixed(0)}/s${r.p99Ms !== undefined ? `, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms` : ''}${cpu}${ratios}`);
 }
 async function measureCeiling(name, fn) {
   ceilings[name] = await fn();
-  console.log(`ceiling ${name}: ${ceilings[name].perSec.toFixed(0)}/s${ceilings[name].p99Ms !== undefined ? `, p99 ${ceilings[name].p99Ms} ms` : ''}`);
+  const cpu = Number.isFinite(ceilings[name].cpuUsPerOp) ? `, ${ceilings[name].cpuUsPerOp.toFixed(0)} µs CPU each` : '';
+  console.log(`ceiling ${name}: ${ceilings[name].perSec.toFixed(0)}/s${ceilings[name].p99Ms !== undefined ? `, p99 ${ceilings[name].p99Ms} ms` : ''}${cpu}`);
 }
 
 const target = seeded[5000];
@@ -217,7 +236,8 @@ async function measureRound() {
   if (wanted('GET issues list')) await measureCeiling('list-page', () => cannon({ url: ceilingUrl, path: `/list?companyId=${company.id}&${listQuery}`, headers: {} }));
   if (results.some((r) => r.name.startsWith('GET issues list'))) {
     const list = results.find((r) => r.name.startsWith('GET issues list'));
-    results.push({ ...list, name: 'GET issues list, against the bare 50-row page', ceiling: 'list-page', ratio: list.perSec / ceilings['list-page'].perSec });
+    const bare = ceilings['list-page'];
+    results.push({ ...list, name: 'GET issues list, against the bare 50-row page', ceiling: 'list-page', ratio: list.perSec / bare.perSec, cpuRatio: bare.cpuUsPerOp / list.cpuUsPerOp });
   }
 
   if (writes) {
@@ -284,9 +304,14 @@ const summary = rounds[0].results.map((first) => {
     p99Ms: median(all.map((x) => x.p99Ms)),
     ratio: median(all.map((x) => x.ratio)),
     ratios: all.map((x) => x.ratio),
+    cpuUsPerOp: median(all.map((x) => x.cpuUsPerOp)),
+    cpuRatio: median(all.map((x) => x.cpuRatio)),
+    cpuRatios: all.map((x) => x.cpuRatio),
   };
 });
-const ceilingSummary = Object.fromEntries(Object.keys(rounds[0].ceilings).map((k) => [k, { perSec: median(rounds.map((r) => r.ceilings[k].perSec)) }]));
+const ceilingSummary = Object.fromEntries(
+  Object.keys(rounds[0].ceilings).map((k) => [k, { perSec: median(rounds.map((r) => r.ceilings[k].perSec)), cpuUsPerOp: median(rounds.map((r) => r.ceilings[k].cpuUsPerOp)) }]),
+);
 
 const record = { at: new Date().toISOString(), label: values.label, machine: info, loadAfter: machine().loadAverage1m5m15m, durationSec: duration, rounds: ROUNDS, issues: ISSUES, ceilings: ceilingSummary, results: summary, perRound: rounds };
 mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
@@ -296,6 +321,9 @@ appendFileSync(file, JSON.stringify(record) + '\n');
 const fmt = (x, d = 0) => (x === undefined || x === null ? '' : Number(x).toFixed(d));
 const pct = (x) => `${fmt(x * 100, 1)}%`;
 console.log(`\n${info.cpuModel}, ${info.nproc} cores, node ${info.node}, load ${info.loadAverage1m5m15m.join(' ')}; medians of ${ROUNDS} rounds of ${duration} s`);
-console.log('| scenario | per s | p50 ms | p99 ms | ceiling per s | ratio | ratio per round |\n|---|---:|---:|---:|---:|---:|---|');
-for (const r of summary) console.log(`| ${r.name} | ${fmt(r.perSec)} | ${fmt(r.p50Ms, 1)} | ${fmt(r.p99Ms, 1)} | ${fmt(ceilingSummary[r.ceiling]?.perSec)} | ${pct(r.ratio)} | ${r.ratios.map(pct).join(', ')} |`);
+console.log('| scenario | per s | p50 ms | p99 ms | ceiling per s | ratio | ratio per round | µs CPU each | ceiling µs CPU | CPU ratio | CPU ratio per round |\n|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|');
+for (const r of summary) {
+  const c = ceilingSummary[r.ceiling];
+  console.log(`| ${r.name} | ${fmt(r.perSec)} | ${fmt(r.p50Ms, 1)} | ${fmt(r.p99Ms, 1)} | ${fmt(c?.perSec)} | ${pct(r.ratio)} | ${r.ratios.map(pct).join(', ')} | ${fmt(r.cpuUsPerOp)} | ${fmt(c?.cpuUsPerOp)} | ${pct(r.cpuRatio)} | ${r.cpuRatios.map(pct).join(', ')} |`);
+}
 console.log(`appended to ${file}`);

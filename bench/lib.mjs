@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: run the built server as a child process, describe the machine.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +81,24 @@ export function machine() {
     // Other work on the machine skews the figures; recorded so a reader can tell.
     loadAverage1m5m15m: os.loadavg().map((n) => Math.round(n * 100) / 100),
   };
+}
+
+const CLOCK_TICKS = Number(run('getconf', ['CLK_TCK']) ?? 100) || 100;
+
+/**
+ * CPU time (user + system, all threads) a process has used so far, in µs, from /proc (Linux); NaN
+ * elsewhere. Per request it is steadier than a rate on a shared machine: time the hypervisor gives
+ * to other guests slows the rate but is not charged to the process.
+ */
+export function processCpuMicros(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command name: state is field 3, utime field 14 and stime field 15 (proc(5)).
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 export const today = () => new Date().toISOString().slice(0, 10);

@@ -23,7 +23,8 @@ export interface Board {
 
 /** The test runner's environment minus a board token it may carry: the server makes its own. */
 function serveEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, SERVICE_HOME: home };
+  // Every answer is also checked against its schema, as in the API suites (main/core/http/serializer.ts).
+  const env: NodeJS.ProcessEnv = { ...process.env, SERVICE_HOME: home, HEADCOUNT_CHECK_RESPONSES: '1' };
   delete env.SERVICE_BOARD_TOKEN;
   return env;
 }

@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
-import { serializerCompiler, validatorCompiler, jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { responseSerializerCompiler } from './serializer.js';
 import { z } from 'zod';
 import type { Services } from '../services.js';
 import type { Logger } from '../kernel/logger.js';
@@ -115,7 +116,9 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonBodyParser(defaultJson));
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Compiled per route from its zod schema; HEADCOUNT_CHECK_RESPONSES=1 (set by the test suites)
+  // also checks every answer with zod and compares the two renderings (serializer.ts).
+  app.setSerializerCompiler(responseSerializerCompiler({ checkResponses: process.env.HEADCOUNT_CHECK_RESPONSES === '1' }));
   app.decorateRequest('actor', null as never);
 
   app.setErrorHandler((err, request, reply) => {
