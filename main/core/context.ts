@@ -76,8 +76,36 @@ interface TopLevelRunner {
   immediate: <T>(body: (tx: Tx) => T, tx: Tx) => T;
   /** Told after each top-level commit (the background checkpointer, the search indexer). */
   observers: Array<() => void>;
+  /**
+   * One entry per `inTransaction` body running now, innermost last: a transaction opened while one
+   * runs is nested in it, and its announcements wait in that entry for the outermost to commit.
+   */
+  frames: Array<Array<() => void>>;
+  /** Group commit is on for this connection (`groupCommits`). */
+  grouping: boolean;
+  /** The group open on the connection, if any. */
+  group: CommitGroup | null;
+  /** Told when what a member does after the group's commit throws (it cannot reach the member). */
+  onAfterCommitError: (err: unknown) => void;
+  db: Db;
 }
+
+/**
+ * The top-level transactions of one turn of the event loop, committed together (`groupCommits`).
+ * Each member ran in a savepoint of the group's transaction, so a member that failed left nothing
+ * behind; what each member does once committed (its events, its wakes) waits in `after`.
+ */
+interface CommitGroup {
+  after: Array<() => void>;
+  /** Settles once the group has committed, or failed to: answers wait for it (`commitSettled`). */
+  settled: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
 const runners = new WeakMap<Db, TopLevelRunner>();
+/** Connections of this process with group commit on (one per core; tests run two cores at once). */
+const grouping = new Set<TopLevelRunner>();
 /** The connection drizzle runs on (its `$client`: the statement-caching client of db/connection.ts). */
 const clientOf = (db: Db): Database.Database => (db as Db & { $client: Database.Database }).$client;
 
@@ -86,53 +114,193 @@ const clientOf = (db: Db): Database.Database => (db as Db & { $client: Database.
  * better-sqlite3 transaction function, both made once. drizzle builds a new handle (with a query
  * builder per table) and better-sqlite3 a new wrapper for every `db.transaction` call, about a
  * tenth of a checkout's CPU (bench/README.md, issue 17). Sharing them is safe because a top-level
- * transaction is synchronous: no two are ever open on the connection at once.
+ * transaction is synchronous: no two are ever open on the connection at once. The same function
+ * opened inside the group's transaction runs as a savepoint (better-sqlite3 chooses by itself).
  */
 function runnerFor(db: Db): TopLevelRunner {
   let runner = runners.get(db);
   if (!runner) {
     const tx = db.transaction((t) => t, { behavior: 'deferred' });
     const run = clientOf(db).transaction(<T>(body: (tx: Tx) => T, t: Tx): T => body(t));
-    runner = { tx, immediate: (body, t) => run.immediate(body, t) as ReturnType<typeof body>, observers: [] };
+    runner = {
+      tx,
+      immediate: (body, t) => run.immediate(body, t) as ReturnType<typeof body>,
+      observers: [],
+      frames: [],
+      grouping: false,
+      group: null,
+      onAfterCommitError: (err) => {
+        throw err;
+      },
+      db,
+    };
     runners.set(db, runner);
   }
   return runner;
 }
 
+export interface TransactionOptions {
+  /**
+   * Runs in a transaction of its own, committed before `inTransaction` returns, never in a group:
+   * for a body that changes how the whole transaction behaves (`defer_foreign_keys`, whose keys
+   * are checked at commit), which must not reach, or be failed by, another request's writes.
+   */
+  alone?: boolean;
+}
+
 /** Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so no upgrade deadlocks. */
-export function inTransaction<T>(ctx: Pick<CoreContext, 'db' | 'events' | 'clock'> & Partial<Pick<CoreContext, 'wakes'>>, fn: (tx: Tx) => T): T {
+export function inTransaction<T>(
+  ctx: Pick<CoreContext, 'db' | 'events' | 'clock'> & Partial<Pick<CoreContext, 'wakes'>>,
+  fn: (tx: Tx) => T,
+  options: TransactionOptions = {},
+): T {
+  const runner = runnerFor(ctx.db);
   let queue: PendingEvent[] = [];
   let woke = false;
+  // Announcements of transactions nested in this one: made with this one's, once it commits.
+  let nested: Array<() => void> = [];
   const body = (tx: Tx): T => {
     queue = [];
+    nested = [];
     pendingEvents.set(tx, queue);
     wokenIn.delete(tx);
+    runner.frames.push(nested);
     try {
       const out = fn(tx);
       woke = wokenIn.has(tx);
       return out;
     } finally {
+      runner.frames.pop();
       pendingEvents.delete(tx);
     }
   };
-  // Nested in an open transaction: a savepoint on a handle of its own, as drizzle makes it.
-  const result = clientOf(ctx.db).inTransaction ? ctx.db.transaction(body, { behavior: 'immediate' }) : runTopLevel(ctx.db, body);
-  const at = ctx.clock.now().toISOString();
-  for (const e of queue) ctx.events.publish(e.companyId, e.type, e.data, at);
-  if (woke) ctx.wakes?.notify();
-  return result;
-}
-
-function runTopLevel<T>(db: Db, body: (tx: Tx) => T): T {
-  const runner = runnerFor(db);
+  const announce = () => {
+    const at = ctx.clock.now().toISOString();
+    for (const e of queue) ctx.events.publish(e.companyId, e.type, e.data, at);
+    if (woke) ctx.wakes?.notify();
+    for (const inner of nested) inner();
+  };
+  const sqlite = clientOf(ctx.db);
+  const caller = runner.frames.at(-1);
+  if (caller || (sqlite.inTransaction && !runner.group)) {
+    // Nested in an open transaction: a savepoint on a handle of its own, as drizzle makes it.
+    const result = ctx.db.transaction(body, { behavior: 'immediate' });
+    if (caller) caller.push(announce);
+    else announce();
+    return result;
+  }
+  // Group commit needs its connection to be the only one of this process that writes: another
+  // connection writing while a group holds SQLite's write lock would wait for it on this very
+  // thread, which cannot end the turn. Two cores in one process (tests do that) commit one by one.
+  if (!runner.grouping || grouping.size > 1 || options.alone) {
+    flushCommits(ctx.db);
+    const result = runner.immediate(body, runner.tx);
+    announce();
+    for (const observer of runner.observers) observer();
+    return result;
+  }
+  const group = openGroup(runner, sqlite);
   const result = runner.immediate(body, runner.tx);
-  for (const observer of runner.observers) observer();
+  group.after.push(announce);
   return result;
 }
 
 /**
- * Calls `observer` after every top-level `inTransaction` of `db` commits; returns the way to stop.
- * Observers only schedule work (a checkpoint, indexing): they run inside the caller's request.
+ * Turns group commit on for `db`: the top-level transactions of one turn of the event loop share
+ * one COMMIT, made once that turn's I/O callbacks have run (`setImmediate`). Consecutive requests
+ * write the same pages (the activity table's last page, the newest entries of each index), and a
+ * commit writes every page it changed to the WAL: committed together, they are written once.
+ *
+ * What a member's commit used to guarantee still holds when it matters: its events and wakes wait
+ * for the group's commit (none if the group fails), and the HTTP server holds every answer until
+ * the group open when the answer is ready has committed (`commitSettled`), so no client is told of
+ * a write, or shown one, that a crash could still take back. Call `stopGroupCommits` before closing.
+ */
+export function groupCommits(db: Db, onAfterCommitError: (err: unknown) => void): void {
+  const runner = runnerFor(db);
+  // A second connection that groups: the first one's open group is committed now (see inTransaction).
+  for (const other of grouping) flushCommits(other.db);
+  runner.grouping = true;
+  grouping.add(runner);
+  runner.onAfterCommitError = onAfterCommitError;
+}
+
+function openGroup(runner: TopLevelRunner, sqlite: Database.Database): CommitGroup {
+  if (runner.group && !sqlite.inTransaction) {
+    // SQLite rolled the group back by itself (a full disk, an I/O error in a member): the members
+    // before are lost, their answers get the error, and a new group starts.
+    failGroup(runner, new Error('the transaction was rolled back by SQLite'));
+  }
+  if (runner.group) return runner.group;
+  sqlite.prepare('BEGIN IMMEDIATE').run();
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const settled = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Nobody may be waiting (no answer was ready in that turn); a failure is reported to waiters only.
+  settled.catch(() => {});
+  const group: CommitGroup = { after: [], settled, resolve, reject };
+  runner.group = group;
+  setImmediate(() => {
+    if (runner.group === group) flushCommits(runner.db);
+  });
+  return group;
+}
+
+function failGroup(runner: TopLevelRunner, err: unknown): void {
+  const group = runner.group;
+  runner.group = null;
+  group?.reject(err);
+}
+
+/** Commits the open group of `db` and turns group commit off, before its connection closes. */
+export function stopGroupCommits(db: Db): void {
+  flushCommits(db);
+  const runner = runners.get(db);
+  if (!runner) return;
+  runner.grouping = false;
+  grouping.delete(runner);
+}
+
+/** Commits the open group of `db` now, if any (before closing, or a transaction that runs alone). */
+export function flushCommits(db: Db): void {
+  const runner = runners.get(db);
+  const group = runner?.group;
+  if (!runner || !group) return;
+  const sqlite = clientOf(db);
+  if (!sqlite.inTransaction) return failGroup(runner, new Error('the transaction was rolled back by SQLite'));
+  try {
+    sqlite.prepare('COMMIT').run();
+  } catch (err) {
+    if (sqlite.inTransaction) sqlite.prepare('ROLLBACK').run();
+    return failGroup(runner, err);
+  }
+  runner.group = null;
+  // Committed: every waiting answer is sent, whatever an event or an observer then does.
+  group.resolve();
+  for (const after of [...group.after, ...runner.observers]) {
+    try {
+      after();
+    } catch (err) {
+      runner.onAfterCommitError(err);
+    }
+  }
+}
+
+/**
+ * The open group's outcome, or null when none is open: an answer ready now may carry what the
+ * group wrote, so it is sent once this settles, and replaced by an error if it rejects.
+ */
+export function commitSettled(db: Db): Promise<void> | null {
+  return runners.get(db)?.group?.settled ?? null;
+}
+
+/**
+ * Calls `observer` after every top-level `inTransaction` of `db` commits (once per group); returns
+ * the way to stop. Observers only schedule work (a checkpoint, indexing): they run inside the
+ * caller's request or the group's commit.
  */
 export function observeCommits(db: Db, observer: () => void): () => void {
   const { observers } = runnerFor(db);

@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './kernel/clock.js';
 import { sweepStaging } from './export/staging.js';
 import { ensureRollups } from './costs/rollups.js';
 import { stderrLogger, type Logger } from './kernel/logger.js';
-import { homePaths, observeCommits, type CoreContext } from './context.js';
+import { commitSettled, groupCommits, stopGroupCommits, homePaths, observeCommits, type CoreContext } from './context.js';
 import { startCheckpointer, type Checkpointer } from './db/checkpointer.js';
 import { createServices, RUN_TOKEN_GRACE_SEC, type Services } from './services.js';
 import type { PluginInstallOptions } from './plugins/service.js';
@@ -88,6 +88,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? stderrLogger;
 
   const database = openDatabase(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  // The writes of one turn of the event loop share one commit; answers wait for it (context.ts).
+  // Switched on before anything writes: a second core in this process turns it off for both.
+  groupCommits(database.db, (err) => logger.error('after a commit, announcing a change failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
   let app: ZodApp | undefined;
   let checkpointer: Checkpointer | undefined;
   let unobserveCheckpoints: (() => void) | undefined;
@@ -153,6 +156,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       logger,
       port: () => port,
       ...(options.extraOrigins ? { extraOrigins: options.extraOrigins } : {}),
+      commitSettled: () => commitSettled(database.db),
     });
     const connections = trackConnections(app.server);
     await app.listen({ host: '127.0.0.1', port });
@@ -200,6 +204,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           services.search.stop();
           unobserveCheckpoints?.();
           await checkpointer?.stop();
+          stopGroupCommits(database.db);
           database.close();
         })();
         return closing;
@@ -208,6 +213,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   } catch (err) {
     await app?.close().catch(() => {});
     await checkpointer?.stop();
+    stopGroupCommits(database.db);
     database.close();
     throw err;
   }

@@ -21,6 +21,8 @@ function companiesInFile(): number {
   copyFileSync(path.join(home, 'service.db'), copy);
   const db = new Database(copy, { readonly: true });
   try {
+    // Until a first checkpoint, even the tables the migrations made live only in the WAL.
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'companies'").get()) return 0;
     return (db.prepare("SELECT count(*) AS n FROM companies WHERE name LIKE 'Bundle %'").get() as { n: number }).n;
   } finally {
     db.close();

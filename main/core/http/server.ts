@@ -68,6 +68,8 @@ export interface ServerOptions {
   boardRoot?: string;
   /** Request timeouts and the connection cap; defaults in DEFAULT_REQUEST_LIMITS. */
   requestLimits?: Partial<RequestLimits>;
+  /** The outcome of the commit group open now, if any (context.ts `commitSettled`). */
+  commitSettled?: () => Promise<void> | null;
 }
 
 export async function buildServer(options: ServerOptions): Promise<ZodApp> {
@@ -179,6 +181,24 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
       throw new ServiceError(403, 'run_id_mismatch', 'X-Service-Run-Id does not match the run of this token');
     }
   });
+
+  // Writes of one turn of the event loop commit together (context.ts, `groupCommits`). An answer
+  // ready while a group is open may tell of, or show, what the group wrote: it leaves once the
+  // group has committed, and if the commit failed it becomes that error (nothing was saved).
+  const commitSettled = options.commitSettled;
+  if (commitSettled) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const settled = commitSettled();
+      if (!settled) return done(null, payload);
+      settled.then(
+        () => done(null, payload),
+        (err: unknown) => {
+          logger.error('a commit group failed; its answers are errors', { error: err instanceof Error ? err.message : String(err) });
+          done(new ServiceError(503, 'commit_failed', 'The database could not save this change; nothing was saved. Try again.'));
+        },
+      );
+    });
+  }
 
   // Callback style: nothing here awaits, and an async hook costs a promise on every request.
   app.addHook('onResponse', (request, reply, done) => {

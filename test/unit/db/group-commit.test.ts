@@ -1,0 +1,200 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
+import { commitSettled, emitOnCommit, flushCommits, groupCommits, inTransaction, observeCommits, stopGroupCommits } from '../../../main/core/context.js';
+import { EventBus } from '../../../main/core/events/bus.js';
+import { systemClock } from '../../../main/core/kernel/clock.js';
+
+// Group commit (context.ts): the top-level transactions of one turn of the event loop share one
+// COMMIT. These run it on a real database file, read back through a second connection, which sees
+// only what was committed.
+let dir: string;
+let h: DatabaseHandle;
+let reader: Database.Database;
+let events: EventBus;
+let published: string[];
+let afterErrors: unknown[];
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'group-'));
+  const file = path.join(dir, 'service.db');
+  h = openDatabase(file);
+  h.sqlite.exec('CREATE TABLE parent (id TEXT PRIMARY KEY); CREATE TABLE t (v TEXT NOT NULL UNIQUE, parent TEXT REFERENCES parent(id))');
+  reader = new Database(file, { readonly: true });
+  events = new EventBus();
+  published = [];
+  events.subscribe('c1', (e) => published.push((e.data as { v: string }).v));
+  afterErrors = [];
+});
+afterEach(() => {
+  // Group commit needs its connection to be the only grouping one of the process (context.ts).
+  stopGroupCommits(h.db);
+  reader.close();
+  h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ctx = () => ({ db: h.db, events, clock: systemClock });
+const insert = (v: string, parent: string | null = null) =>
+  inTransaction(ctx(), (tx) => {
+    h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run(v, parent);
+    emitOnCommit(tx, { companyId: 'c1', type: 'issue.created', data: { v } } as never);
+    return v;
+  });
+const committed = () => (reader.prepare('SELECT v FROM t ORDER BY v').all() as { v: string }[]).map((r) => r.v);
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('group commit', () => {
+  it('is off unless asked for: each transaction commits before inTransaction returns', () => {
+    insert('a');
+    expect(committed()).toEqual(['a']);
+    expect(published).toEqual(['a']);
+    expect(commitSettled(h.db)).toBeNull();
+  });
+
+  it('commits the transactions of one turn together once the turn ends, then announces them in order', async () => {
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    let commits = 0;
+    const unobserve = observeCommits(h.db, () => commits++);
+    expect(insert('a')).toBe('a');
+    insert('b');
+    // Written, visible on the connection itself, but neither committed nor announced yet.
+    expect(h.sqlite.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2 });
+    expect(committed()).toEqual([]);
+    expect(published).toEqual([]);
+    const settled = commitSettled(h.db);
+    expect(settled).not.toBeNull();
+    await settled;
+    expect(committed()).toEqual(['a', 'b']);
+    expect(published).toEqual(['a', 'b']);
+    expect(commits).toBe(1);
+    expect(commitSettled(h.db)).toBeNull();
+    // The next turn opens a group of its own.
+    insert('c');
+    await nextTurn();
+    expect(committed()).toEqual(['a', 'b', 'c']);
+    expect(commits).toBe(2);
+    unobserve();
+    expect(afterErrors).toEqual([]);
+  });
+
+  it('a member that fails leaves nothing and is not announced; the others commit', async () => {
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    insert('a');
+    expect(() => insert('a')).toThrow(/UNIQUE/);
+    expect(() =>
+      inTransaction(ctx(), () => {
+        h.sqlite.prepare('INSERT INTO t (v) VALUES (?)').run('half');
+        throw new Error('refused after writing');
+      }),
+    ).toThrow('refused after writing');
+    insert('b');
+    await commitSettled(h.db);
+    expect(committed()).toEqual(['a', 'b']);
+    expect(published).toEqual(['a', 'b']);
+  });
+
+  it('a nested transaction is part of its caller, inside the group', async () => {
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    inTransaction(ctx(), () => {
+      insert('outer');
+      expect(() => inTransaction(ctx(), () => insert('outer'))).toThrow(/UNIQUE/);
+    });
+    expect(committed()).toEqual([]);
+    await commitSettled(h.db);
+    expect(committed()).toEqual(['outer']);
+  });
+
+  it('a group whose commit fails saves none of its members, announces none, and tells those waiting', async () => {
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    insert('a');
+    // A member that defers its foreign keys to the commit and breaks one fails the whole group:
+    // why such a transaction must run alone (next test).
+    inTransaction(ctx(), () => {
+      h.sqlite.pragma('defer_foreign_keys = ON');
+      h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run('orphan', 'no such parent');
+    });
+    const settled = commitSettled(h.db);
+    await expect(settled).rejects.toThrow(/FOREIGN KEY/);
+    expect(committed()).toEqual([]);
+    expect(published).toEqual([]);
+    expect(h.sqlite.inTransaction).toBe(false);
+    // The connection goes on: the next turn's group commits.
+    insert('b');
+    await commitSettled(h.db);
+    expect(committed()).toEqual(['b']);
+    expect(published).toEqual(['b']);
+  });
+
+  it('a transaction run alone commits the open group first, then itself, before returning', () => {
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    insert('a');
+    expect(committed()).toEqual([]);
+    expect(() =>
+      inTransaction(
+        ctx(),
+        () => {
+          h.sqlite.pragma('defer_foreign_keys = ON');
+          h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run('orphan', 'no such parent');
+        },
+        { alone: true },
+      ),
+    ).toThrow(/FOREIGN KEY/);
+    // The group before it was committed and announced; the failed one alone left nothing.
+    expect(committed()).toEqual(['a']);
+    expect(published).toEqual(['a']);
+    inTransaction(ctx(), () => h.sqlite.prepare("INSERT INTO parent (id) VALUES ('p')").run(), { alone: true });
+    insert('child', 'p');
+    expect(committed()).toEqual(['a']);
+    flushCommits(h.db);
+    expect(committed()).toEqual(['a', 'child']);
+  });
+
+  it('flushCommits commits at once (before a close)', () => {
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    insert('a');
+    flushCommits(h.db);
+    expect(committed()).toEqual(['a']);
+    expect(published).toEqual(['a']);
+    expect(commitSettled(h.db)).toBeNull();
+  });
+
+  it('a second grouping connection in the process turns grouping off for both, committing the open group first', () => {
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    insert('a');
+    expect(committed()).toEqual([]);
+    const other = openDatabase(path.join(dir, 'other.db'));
+    try {
+      groupCommits(other.db, (err) => afterErrors.push(err));
+      // Committed as the second one arrived: a write on it would otherwise wait on this thread for
+      // a lock only this thread can release.
+      expect(committed()).toEqual(['a']);
+      insert('b');
+      expect(committed()).toEqual(['a', 'b']);
+    } finally {
+      stopGroupCommits(other.db);
+      other.close();
+    }
+    insert('c');
+    expect(committed()).toEqual(['a', 'b']);
+    flushCommits(h.db);
+    expect(committed()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('what an announcement throws is reported, and the commit and the other announcements stand', async () => {
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    const unsubscribe = events.subscribe('c1', (e) => {
+      if ((e.data as { v: string }).v === 'a') throw new Error('a listener broke');
+    });
+    insert('a');
+    insert('b');
+    await commitSettled(h.db);
+    expect(committed()).toEqual(['a', 'b']);
+    expect(published).toEqual(['a', 'b']);
+    expect(afterErrors).toHaveLength(1);
+    unsubscribe();
+  });
+});
