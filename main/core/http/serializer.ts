@@ -30,16 +30,23 @@ export function responseSerializerCompiler(options: SerializerOptions) {
       if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
       return JSON.stringify(result.data);
     };
-    const compiled = compile(zodSchema);
-    if (!compiled) return viaZod;
-    if (!options.checkResponses) return compiled;
-    return (data) => {
+    const checked = (compiled: Serialize): Serialize => (data) => {
       const expected = viaZod(data);
       const written = compiled(data);
       if (!isDeepStrictEqual(JSON.parse(written), JSON.parse(expected))) {
         throw new Error(`The compiled serializer of ${method} ${url} wrote ${written.slice(0, 2000)} where zod's copy is ${expected.slice(0, 2000)}`);
       }
       return written;
+    };
+    // Compiled on a route's first answer, not at start: Fastify asks for every route and status at
+    // start-up, and compiling them all (about 1,500) doubled the time to listening.
+    let serialize: Serialize | null = null;
+    return (data) => {
+      if (!serialize) {
+        const compiled = compile(zodSchema);
+        serialize = !compiled ? viaZod : options.checkResponses ? checked(compiled) : compiled;
+      }
+      return serialize(data);
     };
   };
 }
