@@ -60,6 +60,20 @@ export function emitOnCommit(tx: Queryable, event: PendingEvent): void {
   queue.push(event);
 }
 
+/** Work that must wait for the transaction's commit (`afterCommit`), in order. */
+const afterCommits = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs `fn` once the open transaction `tx` has committed (with its group, if it joined one), and
+ * never if it rolls back: for what acts outside the database on what the transaction wrote
+ * (notifying listeners, cancelling runs, deleting a file).
+ */
+export function afterCommit(tx: Queryable, fn: () => void): void {
+  const list = afterCommits.get(tx);
+  if (!list) throw new Error('afterCommit must be called inside inTransaction');
+  list.push(fn);
+}
+
 /** Transactions that stored a wake request: the engine is told once they commit. */
 const wokenIn = new WeakSet<object>();
 
@@ -141,12 +155,17 @@ function runnerFor(db: Db): TopLevelRunner {
 
 export interface TransactionOptions {
   /**
-   * Runs in a transaction of its own, committed before `inTransaction` returns, never in a group:
-   * for a body that changes how the whole transaction behaves (`defer_foreign_keys`, whose keys
-   * are checked at commit), which must not reach, or be failed by, another request's writes.
+   * May share its commit with the other writes of this turn of the event loop (`groupCommits`),
+   * so `inTransaction` may return before the commit. Only for a write whose caller answers in the
+   * same turn and acts outside the database only through `afterCommit` (the hot paths: an issue
+   * created or changed, a comment, a checkout and its release, a cost event). Any other
+   * transaction first commits the open group, then commits on its own before returning.
    */
-  alone?: boolean;
+  group?: boolean;
 }
+
+/** The options of a write that may join the turn's commit group (see `TransactionOptions.group`). */
+export const GROUPED: TransactionOptions = Object.freeze({ group: true });
 
 /** Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so no upgrade deadlocks. */
 export function inTransaction<T>(
@@ -157,12 +176,15 @@ export function inTransaction<T>(
   const runner = runnerFor(ctx.db);
   let queue: PendingEvent[] = [];
   let woke = false;
+  let afters: Array<() => void> = [];
   // Announcements of transactions nested in this one: made with this one's, once it commits.
   let nested: Array<() => void> = [];
   const body = (tx: Tx): T => {
     queue = [];
+    afters = [];
     nested = [];
     pendingEvents.set(tx, queue);
+    afterCommits.set(tx, afters);
     wokenIn.delete(tx);
     runner.frames.push(nested);
     try {
@@ -172,6 +194,7 @@ export function inTransaction<T>(
     } finally {
       runner.frames.pop();
       pendingEvents.delete(tx);
+      afterCommits.delete(tx);
     }
   };
   const announce = () => {
@@ -179,6 +202,7 @@ export function inTransaction<T>(
     for (const e of queue) ctx.events.publish(e.companyId, e.type, e.data, at);
     if (woke) ctx.wakes?.notify();
     for (const inner of nested) inner();
+    for (const after of afters) after();
   };
   const sqlite = clientOf(ctx.db);
   const caller = runner.frames.at(-1);
@@ -192,7 +216,7 @@ export function inTransaction<T>(
   // Group commit needs its connection to be the only one of this process that writes: another
   // connection writing while a group holds SQLite's write lock would wait for it on this very
   // thread, which cannot end the turn. Two cores in one process (tests do that) commit one by one.
-  if (!runner.grouping || grouping.size > 1 || options.alone) {
+  if (!options.group || !runner.grouping || grouping.size > 1) {
     flushCommits(ctx.db);
     const result = runner.immediate(body, runner.tx);
     announce();
@@ -206,13 +230,13 @@ export function inTransaction<T>(
 }
 
 /**
- * Turns group commit on for `db`: the top-level transactions of one turn of the event loop share
- * one COMMIT, made once that turn's I/O callbacks have run (`setImmediate`). Consecutive requests
+ * Turns group commit on for `db`: the top-level transactions of one turn of the event loop that
+ * ask for it (`GROUPED`) share one COMMIT, made once that turn's I/O callbacks have run (`setImmediate`). Consecutive requests
  * write the same pages (the activity table's last page, the newest entries of each index), and a
  * commit writes every page it changed to the WAL: committed together, they are written once.
  *
- * What a member's commit used to guarantee still holds when it matters: its events and wakes wait
- * for the group's commit (none if the group fails), and the HTTP server holds every answer until
+ * What a member's commit used to guarantee still holds when it matters: its events, wakes and
+ * `afterCommit` work wait for the group's commit (none if the group fails), and the HTTP server holds every answer until
  * the group open when the answer is ready has committed (`commitSettled`), so no client is told of
  * a write, or shown one, that a crash could still take back. Call `stopGroupCommits` before closing.
  */
@@ -264,7 +288,7 @@ export function stopGroupCommits(db: Db): void {
   grouping.delete(runner);
 }
 
-/** Commits the open group of `db` now, if any (before closing, or a transaction that runs alone). */
+/** Commits the open group of `db` now, if any (before closing, or a transaction that does not join it). */
 export function flushCommits(db: Db): void {
   const runner = runners.get(db);
   const group = runner?.group;
@@ -274,8 +298,13 @@ export function flushCommits(db: Db): void {
   try {
     sqlite.prepare('COMMIT').run();
   } catch (err) {
-    if (sqlite.inTransaction) sqlite.prepare('ROLLBACK').run();
-    return failGroup(runner, err);
+    try {
+      if (sqlite.inTransaction) sqlite.prepare('ROLLBACK').run();
+    } finally {
+      // Even if the rollback fails too: a group left open would hold every later answer forever.
+      failGroup(runner, err);
+    }
+    return;
   }
   runner.group = null;
   // Committed: every waiting answer is sent, whatever an event or an observer then does.

@@ -36,9 +36,8 @@ export function deleteCompany(ctx: CoreContext, actor: Actor, companyId: string)
       throw conflict('company_has_active_runs', `${active.length} run(s) of "${row.name}" are still queued or running; cancel them or wait, then delete`, { runs: active.length });
     }
     const runs = tx.select({ id: heartbeatRuns.id }).from(heartbeatRuns).where(eq(heartbeatRuns.companyId, companyId)).all();
-    // Keys are checked at commit (this transaction's own: it runs alone), so tables can go in any
-    // order; the search index first, because the issue triggers that would clear it look it up
-    // through search_docs, itself a company table.
+    // Keys are checked at commit, so tables can go in any order; the search index first, because
+    // the issue triggers that would clear it look it up through search_docs, itself a company table.
     sqlite.pragma('defer_foreign_keys = ON');
     sqlite.prepare('DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_docs WHERE company_id = ?)').run(companyId);
     const scope = discoverScope(sqlite);
@@ -48,7 +47,7 @@ export function deleteCompany(ctx: CoreContext, actor: Actor, companyId: string)
     for (const t of ordered) sqlite.prepare(`DELETE FROM ${quoteIdent(t.name)} WHERE ${t.where}`).run(...Array<string>(t.params).fill(companyId));
     ctx.logger.info('company deleted', { companyId, name: row.name, runs: runs.length });
     return runs.map((r) => r.id);
-  }, { alone: true });
+  });
   rmSync(companyFolder(ctx.paths.attachments, companyId), { recursive: true, force: true });
   for (const id of runIds) {
     const file = storedTranscriptPathOrNull(ctx.paths.runs, id);

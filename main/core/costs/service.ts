@@ -6,7 +6,7 @@ import { centsToMicro, microToCents } from './money.js';
 import { monthWindow, windowOfMonth, type MonthWindow } from './window.js';
 import { costSummary, costsByAgent, costsByProject } from './reports.js';
 import { addToRollups } from './rollups.js';
-import { applyBudgetRules, cancelRuns, type RunCancellation } from './budget-rules.js';
+import { applyBudgetRules, cancelRuns } from './budget-rules.js';
 import { agents } from '../agents/schema.js';
 import { issues } from '../issues/schema.js';
 import { projects } from '../projects/schema.js';
@@ -16,7 +16,7 @@ import type { Actor } from '../kernel/actor.js';
 import { badRequest, forbidden } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
-import { inTransaction, type CoreContext, type Queryable } from '../context.js';
+import { afterCommit, GROUPED, inTransaction, type CoreContext, type Queryable } from '../context.js';
 
 /** Clocks drift between the agent's machine and ours; further ahead than this is a mistake. */
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -72,8 +72,7 @@ export function createCostsService(ctx: CoreContext) {
 
   return {
     record(actor: Actor, companyId: string, input: CreateCostEventInput): CostEvent {
-      let cancellations: RunCancellation[] = [];
-      const event = inTransaction(ctx, (tx) => {
+      return inTransaction(ctx, (tx) => {
         requireCompany(tx, actor, companyId);
         if (actor.kind === 'agent' && actor.agentId !== input.agentId) {
           throw forbidden('An agent may report costs only for itself', 'not_own_agent');
@@ -130,11 +129,10 @@ export function createCostsService(ctx: CoreContext) {
           summary: `Agent "${agent.name}" reported ${microToCents(row.costMicroCents)} cents (${row.provider}/${row.model}, ${row.inputTokens} in / ${row.outputTokens} out tokens)`,
           details: { agentId: row.agentId, costCents: microToCents(row.costMicroCents), occurredAt: row.occurredAt },
         });
-        cancellations = applyBudgetRules(tx, at, now, row);
+        const cancellations = applyBudgetRules(tx, at, now, row);
+        if (cancellations.length > 0) afterCommit(tx, () => cancelRuns(ctx, cancellations));
         return toCostEvent(row);
-      });
-      cancelRuns(ctx, cancellations);
-      return event;
+      }, GROUPED);
     },
 
     summary(actor: Actor, companyId: string, month?: string): CostSummary {

@@ -120,7 +120,6 @@ export async function importCompany(
 
     const counts: Record<string, number> = {};
     const result = insertAll(() => inTransaction(ctx, (tx) => {
-      // Keys are checked at this transaction's commit, which is why it runs alone (context.ts).
       sqlite.pragma('defer_foreign_keys = ON');
       const taken = sqlite.prepare('SELECT 1 FROM companies WHERE issue_prefix = ?').get(oldPrefix);
       const prefix = taken ? uniqueIssuePrefix(tx, manifest.company.name) : oldPrefix;
@@ -163,7 +162,7 @@ export async function importCompany(
         details: { exportedAt: manifest.exportedAt, fromCompanyId: manifest.company.id, schema: manifest.schema, formatVersion: manifest.formatVersion },
       });
       return { name: company.name, prefix };
-    }, { alone: true }));
+    }));
 
     // Committed: now the files, under names this server chose. A crash here leaves rows whose
     // files are missing, never a file in the store that no row owns.

@@ -4,7 +4,7 @@ import { processStartTime, type ExecutionResult } from '@service/adapter-utils';
 import { heartbeatRuns, type HeartbeatRunRow } from './schema.js';
 import { TranscriptWriter, transcriptPath } from './transcript.js';
 import { StreamRedactor } from './redact.js';
-import type { CoreContext } from '../context.js';
+import { inTransaction, type CoreContext } from '../context.js';
 
 type Stream = 'stdout' | 'stderr';
 
@@ -73,7 +73,9 @@ export class RunContext {
    */
   recordProcess(pid: number): void {
     this.processes.push({ pid, startTime: processStartTime(pid) });
-    this.ctx.db.update(heartbeatRuns).set({ pid, processes: this.processes }).where(eq(heartbeatRuns.id, this.run.id)).run();
+    // Committed before the process does anything (a transaction of its own, never in a commit
+    // group): a restart after a crash ends what it finds recorded here.
+    inTransaction(this.ctx, (tx) => tx.update(heartbeatRuns).set({ pid, processes: this.processes }).where(eq(heartbeatRuns.id, this.run.id)).run());
   }
 
   /** Flushes the redactors' held tails, closes the transcript and lets go of what the run held. */

@@ -44,7 +44,19 @@ export function responseSerializerCompiler(options: SerializerOptions) {
     return (data) => {
       if (!serialize) {
         const compiled = compile(zodSchema);
-        serialize = !compiled ? viaZod : options.checkResponses ? checked(compiled) : compiled;
+        // fast-json-stringify picks a union's branch by validating the value against it (ajv), and
+        // can refuse a value zod accepts (an undefined `unknown`, a default missing in a nullable
+        // object): such an answer is written by zod instead of failing.
+        const lenient: Serialize | null = compiled
+          ? (data) => {
+              try {
+                return compiled(data);
+              } catch {
+                return viaZod(data);
+              }
+            }
+          : null;
+        serialize = !lenient ? viaZod : options.checkResponses ? checked(lenient) : lenient;
       }
       return serialize(data);
     };
@@ -101,9 +113,10 @@ function exactlyExpressible(schema: z.ZodType, seen: Set<z.ZodType>): boolean {
   seen.add(schema);
   const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string; checks?: { _zod: { def: { check: string } } }[] } } })._zod.def;
   if (!EXACT.has(def.type)) return false;
-  // A refinement (`.refine`, `.superRefine`) is a check JSON Schema cannot carry; the built-in
+  // A refinement (`.refine`, `.superRefine`) is a check JSON Schema cannot carry, and an overwrite
+  // (`.trim()`, `.toLowerCase()`, `.normalize()`) changes the value zod writes; the other built-in
   // string and number checks only constrain, and the data already meets them.
-  if (def.checks?.some((c) => c._zod.def.check === 'custom')) return false;
+  if (def.checks?.some((c) => c._zod.def.check === 'custom' || c._zod.def.check === 'overwrite')) return false;
   const children: unknown[] = [];
   if (def.type === 'object') children.push(...Object.values(def.shape as Record<string, z.ZodType>), def.catchall);
   if (def.type === 'array') children.push(def.element);

@@ -9,7 +9,7 @@ import { requireIssue } from './lookup.js';
 import type { Actor } from '../kernel/actor.js';
 import { badRequest, conflict, forbidden, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
+import { GROUPED, inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 
 // Checkout and release are the hottest writes of a running company: their statements are built
 // once per connection (db/prepared.ts) with every value a placeholder.
@@ -128,7 +128,7 @@ export function createCheckoutService(ctx: CoreContext) {
           });
         }
         return toIssue(claimed);
-      });
+      }, GROUPED);
     },
 
     /**
@@ -153,7 +153,7 @@ export function createCheckoutService(ctx: CoreContext) {
           details: { agentId: issue.checkoutAgentId, runId: issue.checkoutRunId },
         });
         return toIssue(updated);
-      });
+      }, GROUPED);
     },
   };
 }

@@ -9,7 +9,7 @@ import { supersedeForBoardComment } from './interactions/supersede.js';
 import { newId } from '../kernel/ids.js';
 import type { Actor } from '../kernel/actor.js';
 import { recordActivity } from '../activity/service.js';
-import { inTransaction, type CoreContext, type Queryable, type Tx } from '../context.js';
+import { GROUPED, inTransaction, type CoreContext, type Queryable, type Tx } from '../context.js';
 import { prepared } from '../db/prepared.js';
 import { badRequest } from '../kernel/errors.js';
 import { limitsOf } from '../limits/service.js';
@@ -138,10 +138,14 @@ export function createCommentsService(ctx: CoreContext) {
 
     create(actor: Actor, issueRef: string, body: string): Comment {
       return limitsOf(ctx).comment(actor, body, () =>
-        inTransaction(ctx, (tx) => {
-          const issue = requireIssue(tx, actor, issueRef);
-          return insertComment(tx, ctx.clock.now().toISOString(), actor, issue, body).comment;
-        }),
+        inTransaction(
+          ctx,
+          (tx) => {
+            const issue = requireIssue(tx, actor, issueRef);
+            return insertComment(tx, ctx.clock.now().toISOString(), actor, issue, body).comment;
+          },
+          GROUPED,
+        ),
       );
     },
   };

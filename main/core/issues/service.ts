@@ -19,7 +19,7 @@ import { conflict, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
 import { assertBoard } from '../kernel/access.js';
-import { inTransaction, isoNow, type CoreContext } from '../context.js';
+import { afterCommit, GROUPED, inTransaction, isoNow, type CoreContext } from '../context.js';
 
 /** A list's filters as the route gives them: the assignee may still be a shortname. */
 export type ListIssuesFilter = Omit<IssueListQuery, 'companyId'>;
@@ -80,7 +80,7 @@ export function createIssuesService(ctx: CoreContext) {
         });
         if (input.labelIds?.length) setIssueLabels(tx, row.createdAt, row, input.labelIds);
         return withLinksOne(tx, toIssue(row));
-      });
+      }, GROUPED);
     },
 
     /** Sorted by priority, then most recent activity; cursor-paginated. */
@@ -125,7 +125,6 @@ export function createIssuesService(ctx: CoreContext) {
     },
 
     patch(actor: Actor, idOrIdentifier: string, input: PatchIssueInput): IssueWithLinks {
-      let statusChange: IssueStatusChange | undefined;
       const write = () => inTransaction(ctx, (tx) => {
         const row = requireIssue(tx, actor, idOrIdentifier);
         const at = isoNow(ctx);
@@ -189,7 +188,10 @@ export function createIssuesService(ctx: CoreContext) {
         if (Object.keys(changes).length > 0) {
           updated = updateIssueRow(tx, row.id, at, changes);
           if (changes.assigneeAgentId) wakeAssignee(tx, at, actor, updated);
-          if (changes.status) statusChange = { issueId: row.id, companyId: row.companyId, from: row.status, to: changes.status, actor };
+          if (changes.status) {
+            const change: IssueStatusChange = { issueId: row.id, companyId: row.companyId, from: row.status, to: changes.status, actor };
+            afterCommit(tx, () => notifyStatus(change));
+          }
           if (changes.status === 'done') wakeUnblocked(tx, at, actor, updated, `${row.identifier} is done`);
           recordActivity(tx, at, actor, {
             companyId: row.companyId,
@@ -207,10 +209,8 @@ export function createIssuesService(ctx: CoreContext) {
         }
         if (input.comment !== undefined) updated = insertComment(tx, at, actor, updated, input.comment).issue;
         return withLinksOne(tx, toIssue(updated));
-      });
-      const result = input.comment === undefined ? write() : limitsOf(ctx).comment(actor, input.comment, write);
-      if (statusChange) notifyStatus(statusChange);
-      return result;
+      }, GROUPED);
+      return input.comment === undefined ? write() : limitsOf(ctx).comment(actor, input.comment, write);
     },
   };
 }

@@ -51,14 +51,18 @@ describe('group commit over HTTP', () => {
     const issues = t.core.services.issues;
     const patch = issues.patch.bind(issues);
     // Another member of the same turn's group defers its foreign keys and breaks one: the group's
-    // COMMIT fails (the reason such transactions run alone in the product).
+    // COMMIT fails (the reason such transactions never join a group in the product).
     issues.patch = ((...args: Parameters<typeof patch>) => {
       const out = patch(...args);
       const sqlite = t.core.database.sqlite;
-      inTransaction({ db: t.core.database.db, events: new EventBus(), clock: systemClock }, () => {
-        sqlite.pragma('defer_foreign_keys = ON');
-        sqlite.prepare('INSERT INTO issue_labels (company_id, issue_id, label_id, created_at) VALUES (?, ?, ?, ?)').run(companyId, issueId, 'no-such-label', new Date().toISOString());
-      });
+      inTransaction(
+        { db: t.core.database.db, events: new EventBus(), clock: systemClock },
+        () => {
+          sqlite.pragma('defer_foreign_keys = ON');
+          sqlite.prepare('INSERT INTO issue_labels (company_id, issue_id, label_id, created_at) VALUES (?, ?, ?, ?)').run(companyId, issueId, 'no-such-label', new Date().toISOString());
+        },
+        { group: true },
+      );
       return out;
     }) as typeof issues.patch;
     const before = await t.api('GET', `/api/companies/${companyId}/activity?limit=50`);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
-import { commitSettled, emitOnCommit, flushCommits, groupCommits, inTransaction, observeCommits, stopGroupCommits } from '../../../main/core/context.js';
+import { afterCommit, commitSettled, emitOnCommit, flushCommits, groupCommits, inTransaction, observeCommits, stopGroupCommits } from '../../../main/core/context.js';
 import { EventBus } from '../../../main/core/events/bus.js';
 import { systemClock } from '../../../main/core/kernel/clock.js';
 
@@ -38,12 +38,17 @@ afterEach(() => {
 });
 
 const ctx = () => ({ db: h.db, events, clock: systemClock });
+/** A write that may join the turn's group, as the hot paths' writes do. */
 const insert = (v: string, parent: string | null = null) =>
-  inTransaction(ctx(), (tx) => {
-    h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run(v, parent);
-    emitOnCommit(tx, { companyId: 'c1', type: 'issue.created', data: { v } } as never);
-    return v;
-  });
+  inTransaction(
+    ctx(),
+    (tx) => {
+      h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run(v, parent);
+      emitOnCommit(tx, { companyId: 'c1', type: 'issue.created', data: { v } } as never);
+      return v;
+    },
+    { group: true },
+  );
 const committed = () => (reader.prepare('SELECT v FROM t ORDER BY v').all() as { v: string }[]).map((r) => r.v);
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -51,7 +56,14 @@ describe('group commit', () => {
   it('is off unless asked for: each transaction commits before inTransaction returns', () => {
     insert('a');
     expect(committed()).toEqual(['a']);
-    expect(published).toEqual(['a']);
+    groupCommits(h.db, (err) => afterErrors.push(err));
+    // On for the connection, but a transaction that does not ask to join a group commits at once.
+    inTransaction(ctx(), () => h.sqlite.prepare("INSERT INTO t (v) VALUES ('b')").run());
+    expect(committed()).toEqual(['a', 'b']);
+    stopGroupCommits(h.db);
+    insert('c');
+    expect(committed()).toEqual(['a', 'b', 'c']);
+    expect(published).toEqual(['a', 'c']);
     expect(commitSettled(h.db)).toBeNull();
   });
 
@@ -86,10 +98,14 @@ describe('group commit', () => {
     insert('a');
     expect(() => insert('a')).toThrow(/UNIQUE/);
     expect(() =>
-      inTransaction(ctx(), () => {
-        h.sqlite.prepare('INSERT INTO t (v) VALUES (?)').run('half');
-        throw new Error('refused after writing');
-      }),
+      inTransaction(
+        ctx(),
+        () => {
+          h.sqlite.prepare('INSERT INTO t (v) VALUES (?)').run('half');
+          throw new Error('refused after writing');
+        },
+        { group: true },
+      ),
     ).toThrow('refused after writing');
     insert('b');
     await commitSettled(h.db);
@@ -99,13 +115,21 @@ describe('group commit', () => {
 
   it('a nested transaction is part of its caller, inside the group', async () => {
     groupCommits(h.db, (err) => afterErrors.push(err));
-    inTransaction(ctx(), () => {
-      insert('outer');
-      expect(() => inTransaction(ctx(), () => insert('outer'))).toThrow(/UNIQUE/);
-    });
+    inTransaction(
+      ctx(),
+      (tx) => {
+        insert('outer');
+        expect(() => inTransaction(ctx(), () => insert('outer'))).toThrow(/UNIQUE/);
+        afterCommit(tx, () => published.push('after outer'));
+      },
+      { group: true },
+    );
     expect(committed()).toEqual([]);
+    expect(published).toEqual([]);
     await commitSettled(h.db);
     expect(committed()).toEqual(['outer']);
+    // The nested write's event is announced with its caller's work, once the group committed.
+    expect(published).toEqual(['outer', 'after outer']);
   });
 
   it('a group whose commit fails saves none of its members, announces none, and tells those waiting', async () => {
@@ -113,14 +137,21 @@ describe('group commit', () => {
     insert('a');
     // A member that defers its foreign keys to the commit and breaks one fails the whole group:
     // why such a transaction must run alone (next test).
-    inTransaction(ctx(), () => {
-      h.sqlite.pragma('defer_foreign_keys = ON');
-      h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run('orphan', 'no such parent');
-    });
+    let after = false;
+    inTransaction(
+      ctx(),
+      (tx) => {
+        h.sqlite.pragma('defer_foreign_keys = ON');
+        h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run('orphan', 'no such parent');
+        afterCommit(tx, () => (after = true));
+      },
+      { group: true },
+    );
     const settled = commitSettled(h.db);
     await expect(settled).rejects.toThrow(/FOREIGN KEY/);
     expect(committed()).toEqual([]);
     expect(published).toEqual([]);
+    expect(after).toBe(false);
     expect(h.sqlite.inTransaction).toBe(false);
     // The connection goes on: the next turn's group commits.
     insert('b');
@@ -129,24 +160,20 @@ describe('group commit', () => {
     expect(published).toEqual(['b']);
   });
 
-  it('a transaction run alone commits the open group first, then itself, before returning', () => {
+  it('a transaction that does not join commits the open group first, then itself, before returning', () => {
     groupCommits(h.db, (err) => afterErrors.push(err));
     insert('a');
     expect(committed()).toEqual([]);
     expect(() =>
-      inTransaction(
-        ctx(),
-        () => {
-          h.sqlite.pragma('defer_foreign_keys = ON');
-          h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run('orphan', 'no such parent');
-        },
-        { alone: true },
-      ),
+      inTransaction(ctx(), () => {
+        h.sqlite.pragma('defer_foreign_keys = ON');
+        h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run('orphan', 'no such parent');
+      }),
     ).toThrow(/FOREIGN KEY/);
     // The group before it was committed and announced; the failed one alone left nothing.
     expect(committed()).toEqual(['a']);
     expect(published).toEqual(['a']);
-    inTransaction(ctx(), () => h.sqlite.prepare("INSERT INTO parent (id) VALUES ('p')").run(), { alone: true });
+    inTransaction(ctx(), () => h.sqlite.prepare("INSERT INTO parent (id) VALUES ('p')").run());
     insert('child', 'p');
     expect(committed()).toEqual(['a']);
     flushCommits(h.db);
