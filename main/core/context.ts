@@ -99,8 +99,8 @@ interface TopLevelRunner {
   grouping: boolean;
   /** The group open on the connection, if any. */
   group: CommitGroup | null;
-  /** Told when what a member does after the group's commit throws (it cannot reach the member). */
-  onAfterCommitError: (err: unknown) => void;
+  /** Told what no caller can be: a group that failed, or work after a group's commit that threw. */
+  report: (what: string, err: unknown) => void;
   db: Db;
 }
 
@@ -143,7 +143,7 @@ function runnerFor(db: Db): TopLevelRunner {
       frames: [],
       grouping: false,
       group: null,
-      onAfterCommitError: (err) => {
+      report: (_what, err) => {
         throw err;
       },
       db,
@@ -197,12 +197,22 @@ export function inTransaction<T>(
       afterCommits.delete(tx);
     }
   };
+  // Each step on its own: a listener that throws must not skip the wake or the work after commit.
   const announce = () => {
+    let failure: { err: unknown } | undefined;
+    const step = (fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        failure ??= { err };
+      }
+    };
     const at = ctx.clock.now().toISOString();
-    for (const e of queue) ctx.events.publish(e.companyId, e.type, e.data, at);
-    if (woke) ctx.wakes?.notify();
-    for (const inner of nested) inner();
-    for (const after of afters) after();
+    for (const e of queue) step(() => ctx.events.publish(e.companyId, e.type, e.data, at));
+    if (woke) step(() => ctx.wakes?.notify());
+    for (const inner of nested) step(inner);
+    for (const after of afters) step(after);
+    if (failure) throw failure.err;
   };
   const sqlite = clientOf(ctx.db);
   const caller = runner.frames.at(-1);
@@ -217,7 +227,8 @@ export function inTransaction<T>(
   // connection writing while a group holds SQLite's write lock would wait for it on this very
   // thread, which cannot end the turn. Two cores in one process (tests do that) commit one by one.
   if (!options.group || !runner.grouping || grouping.size > 1) {
-    flushCommits(ctx.db);
+    // (What runs after a group's commit may open the next group.)
+    while (runner.group) flushCommits(ctx.db);
     const result = runner.immediate(body, runner.tx);
     announce();
     for (const observer of runner.observers) observer();
@@ -240,13 +251,13 @@ export function inTransaction<T>(
  * the group open when the answer is ready has committed (`commitSettled`), so no client is told of
  * a write, or shown one, that a crash could still take back. Call `stopGroupCommits` before closing.
  */
-export function groupCommits(db: Db, onAfterCommitError: (err: unknown) => void): void {
+export function groupCommits(db: Db, report: (what: string, err: unknown) => void): void {
   const runner = runnerFor(db);
   // A second connection that groups: the first one's open group is committed now (see inTransaction).
   for (const other of grouping) flushCommits(other.db);
   runner.grouping = true;
   grouping.add(runner);
-  runner.onAfterCommitError = onAfterCommitError;
+  runner.report = report;
 }
 
 function openGroup(runner: TopLevelRunner, sqlite: Database.Database): CommitGroup {
@@ -276,7 +287,11 @@ function openGroup(runner: TopLevelRunner, sqlite: Database.Database): CommitGro
 function failGroup(runner: TopLevelRunner, err: unknown): void {
   const group = runner.group;
   runner.group = null;
-  group?.reject(err);
+  if (!group) return;
+  // Answers waiting on the group become errors; writes outside a request (a run's cost) have no
+  // one to tell but the log.
+  runner.report(`a commit group of ${group.after.length} write(s) failed; none of them was saved`, err);
+  group.reject(err);
 }
 
 /** Commits the open group of `db` and turns group commit off, before its connection closes. */
@@ -300,10 +315,14 @@ export function flushCommits(db: Db): void {
   } catch (err) {
     try {
       if (sqlite.inTransaction) sqlite.prepare('ROLLBACK').run();
-    } finally {
-      // Even if the rollback fails too: a group left open would hold every later answer forever.
-      failGroup(runner, err);
+    } catch (rollbackErr) {
+      // A connection stuck in a transaction it can neither commit nor roll back would take every
+      // later write as a savepoint of it and lose them all without a word: closed instead, so
+      // they fail loudly.
+      runner.report('rolling back a failed commit group failed too; the database connection is closed', rollbackErr);
+      sqlite.close();
     }
+    failGroup(runner, err);
     return;
   }
   runner.group = null;
@@ -313,7 +332,7 @@ export function flushCommits(db: Db): void {
     try {
       after();
     } catch (err) {
-      runner.onAfterCommitError(err);
+      runner.report('work after a commit failed', err);
     }
   }
 }

@@ -90,7 +90,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const database = openDatabase(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   // The writes of one turn of the event loop share one commit; answers wait for it (context.ts).
   // Switched on before anything writes: a second core in this process turns it off for both.
-  groupCommits(database.db, (err) => logger.error('after a commit, announcing a change failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
+  groupCommits(database.db, (what, err) => logger.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
   let app: ZodApp | undefined;
   let checkpointer: Checkpointer | undefined;
   let unobserveCheckpoints: (() => void) | undefined;

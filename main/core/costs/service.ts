@@ -16,7 +16,7 @@ import type { Actor } from '../kernel/actor.js';
 import { badRequest, forbidden } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { requireCompany } from '../companies/service.js';
-import { afterCommit, GROUPED, inTransaction, type CoreContext, type Queryable } from '../context.js';
+import { afterCommit, inTransaction, type CoreContext, type Queryable, type TransactionOptions } from '../context.js';
 
 /** Clocks drift between the agent's machine and ours; further ahead than this is a mistake. */
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -71,7 +71,11 @@ export function createCostsService(ctx: CoreContext) {
   const snapshot = <T>(fn: (db: Queryable) => T): T => ctx.db.transaction((tx) => fn(tx), { behavior: 'deferred' });
 
   return {
-    record(actor: Actor, companyId: string, input: CreateCostEventInput): CostEvent {
+    /**
+     * `options.group`: from the API route only, which answers in the same turn; the heartbeat
+     * engine's cost of a finished run commits before it goes on (context.ts, group commit).
+     */
+    record(actor: Actor, companyId: string, input: CreateCostEventInput, options: TransactionOptions = {}): CostEvent {
       return inTransaction(ctx, (tx) => {
         requireCompany(tx, actor, companyId);
         if (actor.kind === 'agent' && actor.agentId !== input.agentId) {
@@ -132,7 +136,7 @@ export function createCostsService(ctx: CoreContext) {
         const cancellations = applyBudgetRules(tx, at, now, row);
         if (cancellations.length > 0) afterCommit(tx, () => cancelRuns(ctx, cancellations));
         return toCostEvent(row);
-      }, GROUPED);
+      }, options);
     },
 
     summary(actor: Actor, companyId: string, month?: string): CostSummary {

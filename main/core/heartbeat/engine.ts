@@ -11,7 +11,7 @@ import { recoverRuns } from './recovery.js';
 import { settleBudgetPauses } from '../costs/budget-rules.js';
 import { newId } from '../kernel/ids.js';
 import { recordActivity } from '../activity/service.js';
-import { inTransaction, type CoreContext, type Tx } from '../context.js';
+import { flushCommits, inTransaction, type CoreContext, type Tx } from '../context.js';
 import type { RunLookup } from './run-lookup.js';
 
 export const DEFAULT_MAX_CONCURRENT_RUNS = 4;
@@ -82,6 +82,9 @@ export class HeartbeatEngine implements RunLookup {
   /** Kills a running run's process tree (its adapter sees the abort), or drops a queued one. */
   cancelRun(runId: string, reason: string): boolean {
     const running = this.active.get(runId);
+    // The reason is on disk before the process is killed: commit any open group first, so these
+    // writes commit on their own (context.ts, group commit).
+    flushCommits(this.ctx.db);
     this.ctx.db.update(heartbeatRuns).set({ cancelReason: reason }).where(and(eq(heartbeatRuns.id, runId), isNull(heartbeatRuns.cancelReason))).run();
     if (running) {
       running.abort.abort(reason);

@@ -192,10 +192,8 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
       if (!settled) return done(null, payload);
       settled.then(
         () => done(null, payload),
-        (err: unknown) => {
-          logger.error('a commit group failed; its answers are errors', { error: err instanceof Error ? err.message : String(err) });
-          done(new ServiceError(503, 'commit_failed', 'The database could not save this change; nothing was saved. Try again.'));
-        },
+        // The failure itself is logged once by the group (context.ts), not once per answer.
+        () => done(new ServiceError(503, 'commit_failed', 'The database could not save this change; nothing was saved. Try again.')),
       );
     });
   }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/connection.js';
-import type { Queryable } from '../context.js';
+import { flushCommits, type Queryable } from '../context.js';
 import type { Logger } from '../kernel/logger.js';
 import { ServiceError } from '../kernel/errors.js';
 import { masterKeyState } from './schema.js';
@@ -95,6 +95,8 @@ export function createKeyring(db: Db, provider: MasterKeyProvider, logger: Logge
   async function firstKey(): Promise<ActiveKey> {
     if (readKeyState(db)) return (await reconcileMasterKey(db, provider, logger)) as ActiveKey;
     const key = await fromStore(provider, 'create the master key', () => provider.getOrCreateKey());
+    // A transaction of its own, committed before the key is used (not a savepoint of a commit group).
+    flushCommits(db);
     return db.transaction(
       (tx) => {
         const state = readKeyState(tx);

@@ -8,7 +8,7 @@ import { requireIssue } from '../issues/lookup.js';
 import { assertBoard } from '../kernel/access.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { inTransaction, type CoreContext } from '../context.js';
+import { flushCommits, inTransaction, type CoreContext } from '../context.js';
 import type { Actor } from '../kernel/actor.js';
 import { bytesUnder } from '../retention/disk.js';
 import { readRetentionSettings } from '../retention/settings.js';
@@ -102,6 +102,8 @@ export function createWorkspacesService(ctx: CoreContext) {
 
   async function remove(row: IssueWorkspaceRow) {
     rmSync(row.path, { recursive: true, force: true });
+    // Committed at once, not with an open commit group: the folder is already gone.
+    flushCommits(ctx.db);
     ctx.db.delete(issueWorkspaces).where(eq(issueWorkspaces.issueId, row.issueId)).run();
   }
 
