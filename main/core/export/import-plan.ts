@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { badRequest } from '../kernel/errors.js';
+import { newId } from '../kernel/ids.js';
 import { discoverScope, quoteIdent as q, type ScopedTable } from './scope.js';
 import { decodeRow, isDataFileName, isUuid, LineTooLongError, readLines, type ExportManifest, type ExportManifestV1 } from './format.js';
 import { shown, type Unpacked } from './unpack.js';
@@ -110,7 +111,9 @@ export async function planImport(sqlite: Database.Database, unpacked: Unpacked, 
   }
 
   const remap = new Map<string, string>();
-  for (const id of ids) remap.set(id, randomUUID());
+  // New record ids as the product makes them (UUIDv7, kernel/ids.ts), in the order the export
+  // names them, so imported rows append to each id index as new rows do.
+  for (const id of ids) remap.set(id, newId());
   const storageNames = new Map<string, string>();
   for (const id of assets.keys()) storageNames.set(id, randomUUID());
 
