@@ -100,7 +100,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     // A database from before the spend rollups gets them built once from its cost events.
     if (ensureRollups(database.db)) logger.info('spend rollups built from the cost events');
     // WAL checkpoints on a thread of their own, so a commit never pays for one (db/checkpointer.ts).
-    checkpointer = startCheckpointer(paths.database, { logger, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    checkpointer = startCheckpointer(paths.database, { logger, serving: database.sqlite, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
     unobserveCheckpoints = observeCommits(database.db, checkpointer.noteCommit);
 
     const boardToken = options.boardToken ?? resolveBoardToken(paths.home, process.env.SERVICE_BOARD_TOKEN);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Prefixes make leaked credentials recognisable to secret scanners and to people. */
 export const BOARD_TOKEN_PREFIX = 'hcb_';
@@ -9,20 +9,22 @@ export const AGENT_KEY_DISPLAY_LENGTH = AGENT_KEY_PREFIX.length + 8;
 export const generateBoardToken = (): string => BOARD_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 export const generateAgentKey = (): string => AGENT_KEY_PREFIX + randomBytes(32).toString('base64url');
 
+// One-shot `hash` rather than `createHash(...).update(...).digest()`: every authenticated request
+// takes a digest, and the one-shot form skips the Hash object (about 1 µs of each request, issue 17).
+const sha256 = (text: string): Buffer => hash('sha256', text, 'buffer');
+
 /** Keys carry 256 random bits, so a plain SHA-256 is a safe lookup hash (no stretching needed). */
-export const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+export const hashKey = (key: string): string => hash('sha256', key, 'hex');
 
 /** Constant-time comparison of two secrets of any length. */
 export function secretEquals(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a, 'utf8').digest();
-  const db = createHash('sha256').update(b, 'utf8').digest();
-  return timingSafeEqual(da, db);
+  return timingSafeEqual(sha256(a), sha256(b));
 }
 
 /** A matcher for one fixed secret: its digest is taken once, not on every comparison. */
 export function secretMatcher(secret: string): (candidate: string) => boolean {
-  const expected = createHash('sha256').update(secret, 'utf8').digest();
-  return (candidate) => timingSafeEqual(createHash('sha256').update(candidate, 'utf8').digest(), expected);
+  const expected = sha256(secret);
+  return (candidate) => timingSafeEqual(sha256(candidate), expected);
 }
 
 export function parseBearer(header: string | undefined): string | null {

@@ -1,21 +1,28 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
 import type { Logger } from '../kernel/logger.js';
 
 /**
  * Folds the WAL back into the database file on a thread of its own.
  *
  * SQLite's automatic checkpoint runs inside the commit that crosses its threshold (1,000 pages of
- * WAL): that commit copies every page written since the last checkpoint back into the file and
- * syncs it, on the thread that serves the API. Here a worker thread with its own connection runs a
- * PASSIVE checkpoint every {@link COMMITS_PER_CHECKPOINT} commits, and at most {@link QUIET_MS} after
- * any commit not yet checkpointed (so the last commits of a burst are folded back too), so
- * when a commit does cross the threshold, nearly everything is already copied and its checkpoint
- * is small. The threshold itself stays SQLite's: a PASSIVE checkpoint racing a steady writer never
- * catches up completely, and only a complete one lets SQLite restart the WAL from its start, so
- * the commit's own checkpoint is what keeps the file small. Measured on an issue update with its
- * activity entry (bench/README.md, issue 17): 157-170 µs per commit before, 115-134 µs with this,
- * the WAL no larger. If the worker cannot start or dies, SQLite simply does all of it as before.
+ * WAL by default): that commit syncs the WAL, copies every page written since the last checkpoint
+ * back into the file and syncs it, on the thread that serves the API. Here a worker thread with its
+ * own connection runs a PASSIVE checkpoint every {@link COMMITS_PER_CHECKPOINT} commits, and at
+ * most {@link QUIET_MS} after any commit not yet checkpointed (so the last commits of a burst are
+ * folded back too).
+ *
+ * While the worker runs, the serving connection's own threshold is raised to
+ * {@link BACKSTOP_PAGES}. A checkpoint that finds nothing written after it lets the next write
+ * start the WAL over from its beginning; the worker's usually do, between bursts. A steady writer
+ * can outrun them, though, and then only a checkpoint on the writer's own thread catches up: the
+ * backstop keeps that rare, and small, since the worker has already copied and synced nearly
+ * everything. At SQLite's 1,000 pages it ran every 60 or so commit groups of an issue update and
+ * took 3-15 ms, about half of all commit time (bench/README.md, issue 17). The WAL file is
+ * truncated back to {@link WAL_SIZE_LIMIT_BYTES} when it starts over, so a burst leaves no large
+ * file behind. If the worker cannot start or dies, the threshold goes back to SQLite's own and
+ * SQLite does all of it as before.
  */
 export interface Checkpointer {
   /** Called after each top-level commit (context.ts `observeCommits`). */
@@ -27,12 +34,20 @@ export interface Checkpointer {
 }
 
 export const COMMITS_PER_CHECKPOINT = 100;
+/** The serving connection's own checkpoint threshold while the worker runs (32 MiB of 4 KiB pages). */
+export const BACKSTOP_PAGES = 8000;
+/** SQLite's default threshold, restored when the worker stops. */
+export const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
+/** A WAL that grew past this is truncated to it when it starts over. */
+export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** A commit not yet checkpointed is folded back at most this much later (timed from the first such commit, not pushed back by each). */
 export const QUIET_MS = 250;
 
 export interface CheckpointerOptions {
   nativeBinding?: string;
   logger: Logger;
+  /** The connection that serves the API: its own checkpoints become a backstop while the worker runs. */
+  serving?: Database.Database;
 }
 
 /** What one `PRAGMA wal_checkpoint(PASSIVE)` reports: frames in the WAL and frames copied back. */
@@ -121,10 +136,19 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
       settle(message.report);
     }
   });
+  const serving = options.serving;
+  const ownThreshold = (pages: number): void => {
+    if (serving?.open) serving.pragma(`wal_autocheckpoint = ${pages}`);
+  };
+  if (serving) {
+    serving.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    ownThreshold(BACKSTOP_PAGES);
+  }
   const fail = (err: unknown): void => {
     if (!alive) return;
     alive = false;
     running = false;
+    ownThreshold(SQLITE_AUTOCHECKPOINT_PAGES);
     settle(undefined);
     if (!stopping) options.logger.warn('the background checkpointer stopped; SQLite checkpoints in the commits alone again', { error: String(err) });
   };
@@ -151,6 +175,7 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
         if (quiet) clearTimeout(quiet);
         quiet = undefined;
         if (!alive) return;
+        ownThreshold(SQLITE_AUTOCHECKPOINT_PAGES);
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
         // Unreferenced, the thread would not keep the process alive while it closes: a caller
         // awaiting this at the end of a script would see Node exit first (code 13).

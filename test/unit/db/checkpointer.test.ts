@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
-import { startCheckpointer, type Checkpointer } from '../../../main/core/db/checkpointer.js';
+import { BACKSTOP_PAGES, startCheckpointer, WAL_SIZE_LIMIT_BYTES, type Checkpointer } from '../../../main/core/db/checkpointer.js';
 import { inTransaction, observeCommits } from '../../../main/core/context.js';
 import { EventBus } from '../../../main/core/events/bus.js';
 import { systemClock } from '../../../main/core/kernel/clock.js';
@@ -88,8 +88,24 @@ describe('background checkpointer', () => {
     await until(() => rowsInFile() === 10);
   });
 
+  it("keeps the serving connection's own checkpoints as a backstop while it runs, and gives them back when it stops", async () => {
+    expect(autocheckpoint()).toBe(1000);
+    checkpointer = startCheckpointer(file, { logger, serving: h.sqlite });
+    unobserve = observeCommits(h.db, checkpointer.noteCommit);
+    expect(autocheckpoint()).toBe(BACKSTOP_PAGES);
+    expect(h.sqlite.pragma('journal_size_limit', { simple: true })).toBe(WAL_SIZE_LIMIT_BYTES);
+    // Past SQLite's own threshold (1,000 pages) with no checkpoint on this thread: the worker's
+    // fold everything back, and once one finds nothing newer the next write starts the WAL over.
+    await write(1200);
+    const report = await checkpointer.flush();
+    expect(report!.checkpointed).toBe(report!.log);
+    expect(rowsInFile()).toBe(1200);
+    await checkpointer.stop();
+    expect(autocheckpoint()).toBe(1000);
+  });
+
   it('leaves the checkpoints to SQLite when the worker cannot start', async () => {
-    checkpointer = startCheckpointer(file, { logger, nativeBinding: path.join(dir, 'missing.node') });
+    checkpointer = startCheckpointer(file, { logger, serving: h.sqlite, nativeBinding: path.join(dir, 'missing.node') });
     await until(() => warnings.length === 1);
     expect(warnings[0]).toMatch(/checkpointer stopped/);
     expect(await checkpointer.flush()).toBeUndefined();

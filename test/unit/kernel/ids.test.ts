@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { newId } from '../../../main/core/kernel/ids.js';
 
@@ -12,5 +12,18 @@ describe('record ids', () => {
     expect(new Set(ids).size).toBe(ids.length);
     // Appended at the end of every id index: each id sorts after the one made before it.
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('keep increasing when the clock steps back, and carry no repeated random bytes across the pool refills', () => {
+    const before = Array.from({ length: 3 }, () => newId());
+    // The system clock set back an hour (a sync, a time zone fix): ids go on counting, not back.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now() - 3_600_000);
+    const after = Array.from({ length: 600 }, () => newId());
+    const ids = [...before, ...after];
+    expect([...ids].sort()).toEqual(ids);
+    // 600 ids span more than two refills of the 256-id pool: the random tails are all distinct.
+    expect(new Set(ids.map((id) => id.slice(-12))).size).toBe(ids.length);
   });
 });
