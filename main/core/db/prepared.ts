@@ -1,5 +1,6 @@
 import { sql, type Column, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../context.js';
+import { fastRows } from './fast-rows.js';
 
 const perSession = new WeakMap<object, Map<string, unknown>>();
 
@@ -7,14 +8,15 @@ const perSession = new WeakMap<object, Map<string, unknown>>();
  * A drizzle query built once per connection and run with placeholders (`sql.placeholder`).
  * Building a query's SQL text cost more than running it on the hottest lookups (issue 17). A
  * transaction shares its database's session (one better-sqlite3 connection), so a query prepared
- * on either runs inside whatever transaction is open, exactly as the built-per-call query did.
+ * on either runs inside whatever transaction is open, exactly as the built-per-call query did. Its
+ * rows are mapped by a reader worked out once (fast-rows.ts), not column by column by drizzle.
  */
 export function prepared<T>(db: Queryable, name: string, build: (db: Queryable) => T): T {
   const session = (db as unknown as { session: object }).session;
   let cache = perSession.get(session);
   if (!cache) perSession.set(session, (cache = new Map()));
   let query = cache.get(name) as T | undefined;
-  if (query === undefined) cache.set(name, (query = build(db)));
+  if (query === undefined) cache.set(name, (query = fastRows(build(db))));
   return query;
 }
 
