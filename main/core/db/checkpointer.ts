@@ -21,7 +21,7 @@ import type { Logger } from '../kernel/logger.js';
  * everything. At SQLite's 1,000 pages it ran every 60 or so commit groups of an issue update and
  * took 3-15 ms, about half of all commit time (bench/README.md, issue 17). The WAL file is
  * truncated back to {@link WAL_SIZE_LIMIT_BYTES} when it starts over, so a burst leaves no large
- * file behind. If the worker cannot start or dies, the threshold goes back to SQLite's own and
+ * file behind. If the worker cannot start, dies or stops, the connection gets its own settings back and
  * SQLite does all of it as before.
  */
 export interface Checkpointer {
@@ -36,8 +36,6 @@ export interface Checkpointer {
 export const COMMITS_PER_CHECKPOINT = 100;
 /** The serving connection's own checkpoint threshold while the worker runs (32 MiB of 4 KiB pages). */
 export const BACKSTOP_PAGES = 8000;
-/** SQLite's default threshold, restored when the worker stops. */
-export const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 /** A WAL that grew past this is truncated to it when it starts over. */
 export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** A commit not yet checkpointed is folded back at most this much later (timed from the first such commit, not pushed back by each). */
@@ -136,19 +134,30 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
       settle(message.report);
     }
   });
+  // The serving connection's own settings, given back as they were when the worker stops.
   const serving = options.serving;
-  const ownThreshold = (pages: number): void => {
-    if (serving?.open) serving.pragma(`wal_autocheckpoint = ${pages}`);
+  const own = serving
+    ? { autocheckpoint: Number(serving.pragma('wal_autocheckpoint', { simple: true })), sizeLimit: Number(serving.pragma('journal_size_limit', { simple: true })) }
+    : null;
+  const setServing = (autocheckpoint: number, sizeLimit: number): void => {
+    if (!serving?.open) return;
+    try {
+      serving.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
+      serving.pragma(`journal_size_limit = ${sizeLimit}`);
+    } catch (err) {
+      // Called from the worker's exit and error handlers: a throw there would end the process.
+      options.logger.warn('could not change the checkpoint settings of the serving connection', { error: String(err) });
+    }
   };
-  if (serving) {
-    serving.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-    ownThreshold(BACKSTOP_PAGES);
-  }
+  const giveBack = (): void => {
+    if (own) setServing(own.autocheckpoint, own.sizeLimit);
+  };
+  setServing(BACKSTOP_PAGES, WAL_SIZE_LIMIT_BYTES);
   const fail = (err: unknown): void => {
     if (!alive) return;
     alive = false;
     running = false;
-    ownThreshold(SQLITE_AUTOCHECKPOINT_PAGES);
+    giveBack();
     settle(undefined);
     if (!stopping) options.logger.warn('the background checkpointer stopped; SQLite checkpoints in the commits alone again', { error: String(err) });
   };
@@ -175,7 +184,7 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
         if (quiet) clearTimeout(quiet);
         quiet = undefined;
         if (!alive) return;
-        ownThreshold(SQLITE_AUTOCHECKPOINT_PAGES);
+        giveBack();
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
         // Unreferenced, the thread would not keep the process alive while it closes: a caller
         // awaiting this at the end of a script would see Node exit first (code 13).

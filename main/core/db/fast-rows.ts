@@ -1,4 +1,4 @@
-import { Column, is, NoopLogger, Param, Placeholder, SQL, Subquery } from 'drizzle-orm';
+import { Column, is, noopDecoder, NoopLogger, Param, Placeholder, SQL, Subquery } from 'drizzle-orm';
 import { SQLitePreparedQuery } from 'drizzle-orm/sqlite-core';
 import type Database from 'better-sqlite3';
 
@@ -50,7 +50,8 @@ function decoderOf(field: unknown): Decode {
   else if (is(field, SQL)) decoder = decoderOfSql(field);
   else if (is(field, Subquery)) decoder = decoderOfSql(field._.sql);
   else decoder = decoderOfSql((field as { sql: SQL }).sql);
-  if (decoder.mapFromDriverValue === identity) return null;
+  // A column's base decoder and an `sql` expression's default (no `mapWith`) both return their input.
+  if (decoder.mapFromDriverValue === identity || decoder === noopDecoder) return null;
   return (value) => decoder.mapFromDriverValue(value);
 }
 
@@ -75,7 +76,8 @@ function compileParams(params: unknown[]): (values: Record<string, unknown> | un
     return () => p;
   });
   if (steps.length === 0) return () => [];
-  return (values = {}) => {
+  return (given) => {
+    const values = given ?? {};
     const out = new Array<unknown>(steps.length);
     for (let i = 0; i < steps.length; i++) out[i] = steps[i]!(values);
     return out;
@@ -111,7 +113,8 @@ export function fastRows<T>(query: T): T {
   const stmt = q.stmt;
   q.run = (values) => stmt.run(...fill(values));
   if (!q.fields) {
-    // No fields: drizzle hands back better-sqlite3's own (keyed) rows.
+    // No fields: drizzle hands back better-sqlite3's own (keyed) rows. Like drizzle, `values()`
+    // leaves such a statement in raw mode; no query of this app reads through both.
     q.get = (values) => stmt.get(...fill(values));
     q.all = (values) => stmt.all(...fill(values));
     q.values = (values) => stmt.raw().all(...fill(values));

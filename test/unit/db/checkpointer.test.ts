@@ -101,7 +101,9 @@ describe('background checkpointer', () => {
     expect(report!.checkpointed).toBe(report!.log);
     expect(rowsInFile()).toBe(1200);
     await checkpointer.stop();
+    // The connection's own settings are back as they were: SQLite's threshold, no size limit.
     expect(autocheckpoint()).toBe(1000);
+    expect(h.sqlite.pragma('journal_size_limit', { simple: true })).toBe(-1);
   });
 
   it('leaves the checkpoints to SQLite when the worker cannot start', async () => {

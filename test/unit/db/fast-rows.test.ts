@@ -86,6 +86,11 @@ describe('fast rows for prepared queries', () => {
     expect(flagged.all({ title: 'Alpha', n: 7 })).toEqual([{ id: 'a' }]);
     expect(() => flagged.all({ title: 'Alpha' })).toThrow('No value for placeholder "n" was provided');
     expect(() => drizzleOwn(flagged, 'all', { title: 'Alpha' })).toThrow('No value for placeholder "n" was provided');
+    // No values at all (null or nothing) is an empty set of values, as for drizzle.
+    for (const none of [null, undefined]) {
+      expect(() => flagged.all(none as never)).toThrow('No value for placeholder "title" was provided');
+      expect(() => drizzleOwn(flagged, 'all', none as never)).toThrow('No value for placeholder "title" was provided');
+    }
   });
 
   it('runs writes with the same result, and leaves queries of other shapes to drizzle', () => {
