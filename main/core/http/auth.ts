@@ -20,7 +20,8 @@ declare module 'fastify' {
 const unauthorized = (message: string) => new ServiceError(401, 'unauthorized', message);
 
 export interface Authenticator {
-  authenticate(request: FastifyRequest): Promise<Actor>;
+  /** Synchronous for the board token, sessions and agent keys; only a run token's check is awaited. */
+  authenticate(request: FastifyRequest): Actor | Promise<Actor>;
 }
 
 /** Checks a run token: genuine, and its run active or ended within the grace period. */
@@ -43,7 +44,7 @@ export interface SessionAuth {
 export function createAuthenticator(boardToken: string, keys: AgentKeysService, runTokens?: RunTokenCheck, sessionAuth?: SessionAuth): Authenticator {
   const isBoardToken = secretMatcher(boardToken);
   return {
-    async authenticate(request) {
+    authenticate(request) {
       const header = request.headers.authorization;
       const token = parseBearer(header);
       const cookie = header === undefined && sessionAuth ? readSessionCookie(request.headers.cookie) : null;
@@ -57,9 +58,10 @@ export function createAuthenticator(boardToken: string, keys: AgentKeysService, 
         return { kind: 'agent', agentId: identity.agentId, companyId: identity.companyId, keyId: identity.keyId, runId: null };
       }
       if (runTokens && looksLikeJwt(token)) {
-        const run = await runTokens(token);
-        if (!run) throw unauthorized('This run token is not valid, or its run has ended');
-        return { kind: 'agent', agentId: run.agentId, companyId: run.companyId, keyId: null, runId: run.runId };
+        return runTokens(token).then((run): Actor => {
+          if (!run) throw unauthorized('This run token is not valid, or its run has ended');
+          return { kind: 'agent', agentId: run.agentId, companyId: run.companyId, keyId: null, runId: run.runId };
+        });
       }
       if (isBoardToken(token)) return { kind: 'board' };
       throw unauthorized('This token is not valid');

@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import { validatorCompiler, jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -159,7 +159,16 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
 
   // Order matters: the Host and Origin guards run before authentication, so a rebinding page
   // learns nothing, not even whether its token was right.
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: authentication is synchronous but for run tokens, and an async hook costs a
+  // promise and a microtask on every request (issue 17).
+  const checkRunHeader = (request: FastifyRequest): void => {
+    // A run token names its run; a header naming another run is refused on every route.
+    const header = request.headers['x-service-run-id'];
+    if (request.actor.kind === 'agent' && request.actor.runId && typeof header === 'string' && header !== request.actor.runId) {
+      throw new ServiceError(403, 'run_id_mismatch', 'X-Service-Run-Id does not match the run of this token');
+    }
+  };
+  app.addHook('onRequest', (request, reply, done) => {
     // Every answer, errors included, is never sniffed and not cached unless its route says so (a
     // route setting its own cache-control replaces this one).
     reply.header('x-content-type-options', 'nosniff');
@@ -173,13 +182,19 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
       throw new ServiceError(403, 'origin_not_allowed', 'Requests from other web origins are refused');
     }
     if (closing) throw new ServiceError(503, 'shutting_down', 'The server is shutting down; retry once it is back');
-    if (request.routeOptions.config?.public) return;
-    request.actor = await authenticator.authenticate(request);
-    // A run token names its run; a header naming another run is refused on every route.
-    const header = request.headers['x-service-run-id'];
-    if (request.actor.kind === 'agent' && request.actor.runId && typeof header === 'string' && header !== request.actor.runId) {
-      throw new ServiceError(403, 'run_id_mismatch', 'X-Service-Run-Id does not match the run of this token');
+    if (request.routeOptions.config?.public) return done();
+    // A synchronous throw here reaches Fastify's error handling like a rejected promise does.
+    const actor = authenticator.authenticate(request);
+    if (actor instanceof Promise) {
+      actor.then((a) => {
+        request.actor = a;
+        checkRunHeader(request);
+      }).then(() => done(), done);
+      return;
     }
+    request.actor = actor;
+    checkRunHeader(request);
+    done();
   });
 
   // Writes of one turn of the event loop commit together (context.ts, `groupCommits`). An answer
