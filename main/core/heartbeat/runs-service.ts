@@ -127,19 +127,23 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
       },
     ) {
       assertBoard(actor, 'change instance settings');
-      if (input.maxConcurrentRuns !== undefined) {
-        const at = isoNow(ctx);
-        ctx.db
-          .insert(instanceSettings)
-          .values({ key: 'maxConcurrentRuns', value: input.maxConcurrentRuns, updatedAt: at })
-          .onConflictDoUpdate({ target: instanceSettings.key, set: { value: input.maxConcurrentRuns, updatedAt: at } })
-          .run();
-        engine.poke();
-      }
+      // All of it or none, committed (with any commit group open before it) before files are
+      // deleted by the new retention or budget: never removed by a setting that was not saved.
+      const at = isoNow(ctx);
+      const changed = inTransaction(ctx, (tx) => {
+        if (input.maxConcurrentRuns !== undefined) {
+          tx.insert(instanceSettings)
+            .values({ key: 'maxConcurrentRuns', value: input.maxConcurrentRuns, updatedAt: at })
+            .onConflictDoUpdate({ target: instanceSettings.key, set: { value: input.maxConcurrentRuns, updatedAt: at } })
+            .run();
+        }
+        return { retention: writeRetentionSettings(tx, at, input), limits: input.limits ? writeLimitSettings(tx, at, input.limits) : false };
+      });
+      if (input.maxConcurrentRuns !== undefined) engine.poke();
       // Shorter retention applies at once, not at the next daily pass.
-      if (writeRetentionSettings(ctx.db, isoNow(ctx), input)) enforceRetention(ctx);
+      if (changed.retention) enforceRetention(ctx);
       // A smaller transcript budget applies at once too.
-      if (input.limits && writeLimitSettings(ctx.db, isoNow(ctx), input.limits)) enforceTranscriptBudgets(ctx);
+      if (changed.limits) enforceTranscriptBudgets(ctx);
       return this.instanceSettings(actor);
     },
 
