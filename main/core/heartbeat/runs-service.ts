@@ -11,7 +11,7 @@ import { assertBoard, assertRecordAccess } from '../kernel/access.js';
 import { badRequest, conflict, forbidden, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
 import { whyNotRunnable } from './eligibility.js';
-import { inTransaction, isoNow, type CoreContext } from '../context.js';
+import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { microToCents } from '../costs/money.js';
 import { instanceSettings } from './schema.js';
 import { readRetentionSettings, writeRetentionSettings } from '../retention/settings.js';
@@ -130,7 +130,7 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
       // All of it or none, committed (with any commit group open before it) before files are
       // deleted by the new retention or budget: never removed by a setting that was not saved.
       const at = isoNow(ctx);
-      const changed = inTransaction(ctx, (tx) => {
+      const write = (tx: Queryable) => {
         if (input.maxConcurrentRuns !== undefined) {
           tx.insert(instanceSettings)
             .values({ key: 'maxConcurrentRuns', value: input.maxConcurrentRuns, updatedAt: at })
@@ -138,12 +138,14 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
             .run();
         }
         return { retention: writeRetentionSettings(tx, at, input), limits: input.limits ? writeLimitSettings(tx, at, input.limits) : false };
-      });
+      };
+      // An empty body writes nothing and opens no transaction.
+      const changed = Object.values(input).some((v) => v !== undefined) ? inTransaction(ctx, write) : { retention: false, limits: false };
       if (input.maxConcurrentRuns !== undefined) engine.poke();
-      // Shorter retention applies at once, not at the next daily pass.
+      // Shorter retention applies at once, not at the next daily pass (its pass also applies the
+      // transcript budgets); a smaller transcript budget alone applies at once too.
       if (changed.retention) enforceRetention(ctx);
-      // A smaller transcript budget applies at once too.
-      if (changed.limits) enforceTranscriptBudgets(ctx);
+      else if (changed.limits) enforceTranscriptBudgets(ctx);
       return this.instanceSettings(actor);
     },
 

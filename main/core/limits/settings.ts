@@ -1,4 +1,4 @@
-import { and, gte, lt } from 'drizzle-orm';
+import { and, gte, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { instanceSettings } from '../heartbeat/schema.js';
 import { MAX_UPLOAD_BYTES } from '../assets/service.js';
@@ -81,7 +81,8 @@ export function readLimitSettings(db: Queryable): LimitSettings {
   // a third of the time.
   const rows = prepared(db, 'limits.settings', (d) =>
     d
-      .select({ key: instanceSettings.key, value: instanceSettings.value })
+      // The stored JSON text, decoded below only for the names this build knows.
+      .select({ key: instanceSettings.key, text: sql<string>`${instanceSettings.value}` })
       .from(instanceSettings)
       .where(and(gte(instanceSettings.key, KEY_PREFIX), lt(instanceSettings.key, KEY_PREFIX_END)))
       .prepare(),
@@ -90,9 +91,15 @@ export function readLimitSettings(db: Queryable): LimitSettings {
   for (const r of rows) {
     const name = r.key.slice(KEY_PREFIX.length) as keyof LimitSettings;
     // Only the known names; a value edited by hand into something else than a whole number ≥ 0
-    // falls back to the default.
+    // (or into text that is not JSON at all) falls back to the default.
     if (!Object.hasOwn(LIMIT_DEFAULTS, name)) continue;
-    if (typeof r.value === 'number' && Number.isInteger(r.value) && r.value >= 0) out[name] = r.value;
+    let value: unknown;
+    try {
+      value = JSON.parse(r.text);
+    } catch {
+      continue;
+    }
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out[name] = value;
   }
   return out;
 }

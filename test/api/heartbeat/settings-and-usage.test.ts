@@ -20,6 +20,11 @@ describe('instance settings', () => {
     expect((await t.api('PUT', '/api/settings', { body: { maxConcurrentRuns: 2 } })).body).toEqual({ maxConcurrentRuns: 2, ...retention });
     expect((await t.api('GET', '/api/settings')).body).toEqual({ maxConcurrentRuns: 2, ...retention });
     expect((await t.api('PUT', '/api/settings', { body: { maxConcurrentRuns: 0 } })).status).toBe(400);
+    // An empty change answers the settings as they are; several at once are saved together.
+    expect((await t.api('PUT', '/api/settings', { body: {} })).body).toEqual({ maxConcurrentRuns: 2, ...retention });
+    const both = await t.api('PUT', '/api/settings', { body: { maxConcurrentRuns: 3, transcriptRetentionDays: 10, limits: { commentsPerMinute: 9 } } });
+    expect(both.body).toMatchObject({ maxConcurrentRuns: 3, transcriptRetentionDays: 10, limits: { commentsPerMinute: 9 } });
+    expect((await t.api('GET', '/api/settings')).body).toEqual(both.body);
     const company = await createCompany(t);
     const key = await createAgentKey(t, (await createAgent(t, company)).id);
     expect((await t.api('GET', '/api/settings', { token: key })).status).toBe(403);

@@ -29,7 +29,7 @@ describe('limit settings', () => {
     expect(readLimitSettings(h.db)).toEqual({ ...LIMIT_DEFAULTS, commentsPerMinute: 7, transcriptCompanyBudgetBytes: 0 });
   });
 
-  it('ignore neighbouring and unknown keys, and values edited by hand into anything but a whole number ≥ 0', () => {
+  it('ignore neighbouring and unknown keys, and values edited by hand into anything but a whole number ≥ 0, JSON or not', () => {
     // Keys sorting right around the `limits.` range, other settings, and names this build does not know.
     put('limits', '1');
     put('limits-commentsPerMinute', '2');
@@ -41,6 +41,9 @@ describe('limit settings', () => {
     put('limits.attachmentUploadsPerMinute', '"many"');
     put('limits.attachmentBytesPerMinute', '-1');
     put('limits.transcriptMaxBytes', '1.5');
+    // Not JSON at all, under a known and an unknown name: ignored, never a failed read.
+    put('limits.attachmentCompanyBudgetBytes', 'lots');
+    put('limits.someFutureLimit', 'not json');
     put('limits.commentsPerMinute', '12');
     expect(readLimitSettings(h.db)).toEqual({ ...LIMIT_DEFAULTS, commentsPerMinute: 12 });
   });
