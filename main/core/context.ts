@@ -105,7 +105,7 @@ interface TopLevelRunner {
 }
 
 /**
- * The top-level transactions of one turn of the event loop, committed together (`groupCommits`).
+ * Top-level transactions of consecutive turns of the event loop, committed together (`groupCommits`).
  * Each member ran in a savepoint of the group's transaction, so a member that failed left nothing
  * behind; what each member does once committed (its events, its wakes) waits in `after`.
  */
@@ -155,7 +155,7 @@ function runnerFor(db: Db): TopLevelRunner {
 
 export interface TransactionOptions {
   /**
-   * May share its commit with the other writes of this turn of the event loop (`groupCommits`),
+   * May share its commit with the other writes of this and the next turns of the event loop (`groupCommits`),
    * so `inTransaction` may return before the commit. Only for a write whose caller answers in the
    * same turn and acts outside the database only through `afterCommit` (the hot paths: an issue
    * created or changed, a comment, a checkout and its release, a cost event). Any other
@@ -164,7 +164,7 @@ export interface TransactionOptions {
   group?: boolean;
 }
 
-/** The options of a write that may join the turn's commit group (see `TransactionOptions.group`). */
+/** The options of a write that may join the open commit group (see `TransactionOptions.group`). */
 export const GROUPED: TransactionOptions = Object.freeze({ group: true });
 
 /** Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so no upgrade deadlocks. */
@@ -241,8 +241,8 @@ export function inTransaction<T>(
 }
 
 /**
- * Turns group commit on for `db`: the top-level transactions of one turn of the event loop that
- * ask for it (`GROUPED`) share one COMMIT, made once that turn's I/O callbacks have run (`setImmediate`). Consecutive requests
+ * Turns group commit on for `db`: the top-level transactions that ask for it (`GROUPED`) share one
+ * COMMIT, made once a turn of the event loop brings no new member (see commitWhenGathered). Consecutive requests
  * write the same pages (the activity table's last page, the newest entries of each index), and a
  * commit writes every page it changed to the WAL: committed together, they are written once.
  *
@@ -278,10 +278,29 @@ function openGroup(runner: TopLevelRunner, sqlite: Database.Database): CommitGro
   settled.catch(() => {});
   const group: CommitGroup = { after: [], settled, resolve, reject };
   runner.group = group;
-  setImmediate(() => {
-    if (runner.group === group) flushCommits(runner.db);
-  });
+  commitWhenGathered(runner, group, 0, performance.now());
   return group;
+}
+
+// A group stays open for one more turn of the event loop while the last turn brought it members.
+// On a busy server the next requests arrive while this turn's are handled: gathered, they share
+// one commit (a commit writes each page it changed once, and most pages are shared), where
+// committing every turn would leave groups of whoever happened to arrive together. A lone write
+// waits one quiet turn. Bounded in time and size so that a steady stream still commits, and the
+// answers the group holds (commitSettled) go out within the bound.
+const GATHER_MAX_MS = 1;
+const GATHER_MAX_MEMBERS = 64;
+
+function commitWhenGathered(runner: TopLevelRunner, group: CommitGroup, seen: number, openedAt: number): void {
+  setImmediate(() => {
+    if (runner.group !== group) return;
+    const members = group.after.length;
+    if (members > seen && members < GATHER_MAX_MEMBERS && performance.now() - openedAt < GATHER_MAX_MS) {
+      commitWhenGathered(runner, group, members, openedAt);
+      return;
+    }
+    flushCommits(runner.db);
+  });
 }
 
 function failGroup(runner: TopLevelRunner, err: unknown): void {

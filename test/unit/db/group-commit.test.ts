@@ -84,13 +84,58 @@ describe('group commit', () => {
     expect(published).toEqual(['a', 'b']);
     expect(commits).toBe(1);
     expect(commitSettled(h.db)).toBeNull();
-    // The next turn opens a group of its own.
+    // A later write opens a group of its own, committed after a turn that brings nothing new.
     insert('c');
+    await nextTurn();
     await nextTurn();
     expect(committed()).toEqual(['a', 'b', 'c']);
     expect(commits).toBe(2);
     unobserve();
     expect(afterErrors).toEqual([]);
+  });
+
+  it('gathers the writes of the turns that follow while each brings more, then commits them once', async () => {
+    groupCommits(h.db, (_what, err) => afterErrors.push(err));
+    let commits = 0;
+    const unobserve = observeCommits(h.db, () => commits++);
+    const settled = new Promise<void>((resolve) => {
+      // One write per turn, as requests arriving one after another on a busy server.
+      const writes = ['a', 'b', 'c', 'd'];
+      const next = () => {
+        insert(writes.shift()!);
+        if (writes.length) setImmediate(next);
+        else void commitSettled(h.db)!.then(resolve);
+      };
+      next();
+    });
+    await settled;
+    expect(committed()).toEqual(['a', 'b', 'c', 'd']);
+    expect(published).toEqual(['a', 'b', 'c', 'd']);
+    expect(commits).toBe(1);
+    unobserve();
+  });
+
+  it('a steady stream of writes still commits: a group takes at most 64 members', async () => {
+    groupCommits(h.db, (_what, err) => afterErrors.push(err));
+    let commits = 0;
+    const unobserve = observeCommits(h.db, () => commits++);
+    // Two writes every turn for 100 turns: never a quiet turn, so only the bounds end a group.
+    await new Promise<void>((resolve) => {
+      let turn = 0;
+      const next = () => {
+        insert(`w${turn}a`);
+        insert(`w${turn}b`);
+        if (++turn < 100) setImmediate(next);
+        else resolve();
+      };
+      next();
+    });
+    // Answers already held wait for no more than their group.
+    expect(commits).toBeGreaterThanOrEqual(3);
+    await commitSettled(h.db);
+    expect(committed()).toHaveLength(200);
+    expect(commits).toBeGreaterThanOrEqual(4);
+    unobserve();
   });
 
   it('a member that fails leaves nothing and is not announced; the others commit', async () => {
