@@ -65,6 +65,12 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   // board reads no longer fit 2 MiB, and every request re-read its pages through the OS. The cache
   // is filled lazily, so a small database uses no more memory than before.
   sqlite.pragma('cache_size = -65536');
+  // Every grouped write runs in a savepoint (context.ts), and a statement that fires a trigger gets
+  // a statement journal: both keep the pages they change in a sub-journal, which SQLite moves to a
+  // new temporary file once it passes 64 KiB. A new issue (nine indexes and its search document)
+  // passed it on every write: a file created, written page by page and deleted each time. In
+  // memory it is a copy (issue 17).
+  sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(withStatementCache(sqlite), { schema });
   return {
     sqlite,

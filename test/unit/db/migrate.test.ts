@@ -71,12 +71,14 @@ afterEach(() => {
 });
 
 describe('openDatabase', () => {
-  it('sets WAL, foreign keys, busy timeout and synchronous=NORMAL on every connection', () => {
+  it('sets WAL, foreign keys, busy timeout, synchronous=NORMAL and in-memory sub-journals on every connection', () => {
     const h = open();
     expect(h.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(h.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(h.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(h.sqlite.pragma('synchronous', { simple: true })).toBe(1);
+    // 2 = MEMORY: savepoint and statement journals never go to a temporary file (connection.ts).
+    expect(h.sqlite.pragma('temp_store', { simple: true })).toBe(2);
   });
 
   it('enforces foreign keys', async () => {
