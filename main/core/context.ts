@@ -111,6 +111,8 @@ interface TopLevelRunner {
  */
 interface CommitGroup {
   after: Array<() => void>;
+  /** What undoes, in memory, the effect of a member that was counted before the commit (`unlessCommitted`). */
+  undo: Array<() => void>;
   /** Settles once the group has committed, or failed to: answers wait for it (`commitSettled`). */
   settled: Promise<void>;
   resolve: () => void;
@@ -276,7 +278,7 @@ function openGroup(runner: TopLevelRunner, sqlite: Database.Database): CommitGro
   });
   // Nobody may be waiting (no answer was ready in that turn); a failure is reported to waiters only.
   settled.catch(() => {});
-  const group: CommitGroup = { after: [], settled, resolve, reject };
+  const group: CommitGroup = { after: [], undo: [], settled, resolve, reject };
   runner.group = group;
   commitWhenGathered(runner, group, 0, performance.now());
   return group;
@@ -310,7 +312,23 @@ function failGroup(runner: TopLevelRunner, err: unknown): void {
   // Answers waiting on the group become errors; writes outside a request (a run's cost) have no
   // one to tell but the log.
   runner.report(`a commit group of ${group.after.length} write(s) failed; none of them was saved`, err);
+  for (const undo of group.undo) {
+    try {
+      undo();
+    } catch (undoErr) {
+      runner.report('undoing a write of a failed commit group failed', undoErr);
+    }
+  }
   group.reject(err);
+}
+
+/**
+ * Calls `undo` if the write just made on `db` is lost with its commit group: for what a caller
+ * counted in memory once the write returned (a rate window), which must not count a write that
+ * was never saved. Nothing happens when no group is open: the write has committed already.
+ */
+export function unlessCommitted(db: Db, undo: () => void): void {
+  runners.get(db)?.group?.undo.push(undo);
 }
 
 /** Commits the open group of `db` and turns group commit off, before its connection closes. */

@@ -5,7 +5,7 @@ import type { Actor } from '../kernel/actor.js';
 import { agents } from '../agents/schema.js';
 import { assets } from '../assets/schema.js';
 import { recordActivity } from '../activity/service.js';
-import { inTransaction, type CoreContext } from '../context.js';
+import { inTransaction, unlessCommitted, type CoreContext } from '../context.js';
 import { SlidingWindow } from './sliding-window.js';
 import { FIXED_LIMITS, readLimits, readLimitSettings, type LimitSettings } from './settings.js';
 import { enforceTranscriptBudget } from './transcript-budget.js';
@@ -108,7 +108,9 @@ export function createLimits(ctx: CoreContext) {
       const max = readLimitSettings(ctx.db).commentsPerMinute;
       rate(actor, 'commentsPerMinute', 1, max, 'comments');
       const result = write();
-      if (actor.kind === 'agent') windows.record(`commentsPerMinute:${actor.agentId}`, now(), 1);
+      // Counted now, so the next comment of this turn already sees it; taken back if the commit
+      // group it joined fails, since only a stored comment counts.
+      if (actor.kind === 'agent') unlessCommitted(ctx.db, windows.record(`commentsPerMinute:${actor.agentId}`, now(), 1));
       return result;
     },
 

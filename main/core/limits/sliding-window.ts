@@ -40,11 +40,23 @@ export class SlidingWindow {
     return { ok: false, retryAfterMs: this.windowMs };
   }
 
-  record(key: string, now: number, weight: number): void {
+  /** Counts `weight` units now; returns how to take them back (`forget`). */
+  record(key: string, now: number, weight: number): () => void {
     const entries = this.live(key, now);
-    entries.push({ at: now, weight });
+    const entry = { at: now, weight };
+    entries.push(entry);
     this.log.set(key, entries);
     if (this.log.size > 10_000) this.sweep(now);
+    return () => this.forget(key, entry);
+  }
+
+  /** Takes back one recorded entry (a write that was counted, then not saved). */
+  private forget(key: string, entry: { at: number; weight: number }): void {
+    const entries = this.log.get(key);
+    const at = entries?.indexOf(entry) ?? -1;
+    if (!entries || at < 0) return;
+    entries.splice(at, 1);
+    if (entries.length === 0) this.log.delete(key);
   }
 
   private sweep(now: number): void {

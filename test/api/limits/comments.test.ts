@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentKey } from '../../helpers/core.js';
 import { createFakeAgent, eventually, waitForRun } from '../heartbeat/helpers.js';
 import { limitHits, setLimits, startLimitsWorld, type LimitsWorld } from './helpers.js';
+import { GROUPED, inTransaction } from '../../../main/core/context.js';
+import { EventBus } from '../../../main/core/events/bus.js';
+import { systemClock } from '../../../main/core/kernel/clock.js';
 
 let w: LimitsWorld | undefined;
 afterEach(async () => {
@@ -97,6 +100,41 @@ describe('comment pagination', () => {
     expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?limit=500`)).body).toHaveLength(231);
     expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?limit=501`)).status).toBe(400);
     expect((await w.t.api('GET', `/api/issues/${w.issue.id}/comments?after=bm9wZQ`)).body).toMatchObject({ code: 'invalid_cursor' });
+  });
+});
+
+describe('a comment lost with its commit group', () => {
+  it('does not count against its agent\'s rate', async () => {
+    w = await startLimitsWorld();
+    const world = w;
+    await setLimits(world.t, { commentsPerMinute: 2 });
+    const comments = world.t.core.services.comments;
+    const create = comments.create.bind(comments);
+    // Another member of the comment's commit group defers its foreign keys and breaks one, so the
+    // group's COMMIT fails (as in test/api/http/group-commit.test.ts): the comment is not saved.
+    comments.create = ((...args: Parameters<typeof create>) => {
+      const out = create(...args);
+      const sqlite = world.t.core.database.sqlite;
+      inTransaction(
+        { db: world.t.core.database.db, events: new EventBus(), clock: systemClock },
+        () => {
+          sqlite.pragma('defer_foreign_keys = ON');
+          sqlite.prepare('INSERT INTO issue_labels (company_id, issue_id, label_id, created_at) VALUES (?, ?, ?, ?)').run(world.companyId, world.issue.id, 'no-such-label', new Date().toISOString());
+        },
+        GROUPED,
+      );
+      return out;
+    }) as typeof comments.create;
+    const lost = await post(world, 'never saved', world.key);
+    expect(lost.status).toBe(503);
+    expect(lost.body).toMatchObject({ code: 'commit_failed' });
+    comments.create = create;
+    // Both comments of the minute are still the agent's to post; the one after them is not.
+    expect((await post(world, 'saved 1', world.key)).status).toBe(201);
+    expect((await post(world, 'saved 2', world.key)).status).toBe(201);
+    expect((await post(world, 'one too many', world.key)).status).toBe(429);
+    const thread = await world.t.api('GET', `/api/issues/${world.issue.id}/comments`);
+    expect(thread.body.map((c: { body: string }) => c.body)).toEqual(['saved 1', 'saved 2']);
   });
 });
 

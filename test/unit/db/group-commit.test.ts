@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
-import { afterCommit, commitSettled, emitOnCommit, flushCommits, groupCommits, inTransaction, observeCommits, stopGroupCommits } from '../../../main/core/context.js';
+import { afterCommit, commitSettled, emitOnCommit, flushCommits, groupCommits, inTransaction, observeCommits, stopGroupCommits, unlessCommitted } from '../../../main/core/context.js';
 import { EventBus } from '../../../main/core/events/bus.js';
 import { systemClock } from '../../../main/core/kernel/clock.js';
 
@@ -205,6 +205,30 @@ describe('group commit', () => {
     await commitSettled(h.db);
     expect(committed()).toEqual(['b']);
     expect(published).toEqual(['b']);
+  });
+
+  it('unlessCommitted undoes what was counted for a write only if its group fails', async () => {
+    groupCommits(h.db, (_what, err) => afterErrors.push(err));
+    const undone: string[] = [];
+    // No group open: the write has committed, there is nothing to undo later.
+    unlessCommitted(h.db, () => undone.push('outside'));
+    insert('a');
+    unlessCommitted(h.db, () => undone.push('a'));
+    await commitSettled(h.db);
+    expect(committed()).toEqual(['a']);
+    insert('b');
+    unlessCommitted(h.db, () => undone.push('b'));
+    inTransaction(
+      ctx(),
+      () => {
+        h.sqlite.pragma('defer_foreign_keys = ON');
+        h.sqlite.prepare('INSERT INTO t (v, parent) VALUES (?, ?)').run('orphan', 'no such parent');
+      },
+      { group: true },
+    );
+    await expect(commitSettled(h.db)).rejects.toThrow(/FOREIGN KEY/);
+    expect(committed()).toEqual(['a']);
+    expect(undone).toEqual(['b']);
   });
 
   it('a transaction that does not join commits the open group first, then itself, before returning', () => {
