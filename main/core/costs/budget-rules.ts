@@ -74,7 +74,10 @@ function warnOnce(tx: Queryable, at: string, w: MonthWindow, s: Scope, spent: nu
   });
 }
 
-function pauseForBudget(tx: Queryable, at: string, w: MonthWindow, agent: AgentRow, spent: number): RunCancellation {
+/** What the budget rules read of an agent. */
+type BudgetAgent = Pick<AgentRow, 'id' | 'companyId' | 'name' | 'status' | 'budgetMonthlyCents'>;
+
+function pauseForBudget(tx: Queryable, at: string, w: MonthWindow, agent: BudgetAgent, spent: number): RunCancellation {
   const s: Scope = { companyId: agent.companyId, agentId: agent.id, name: agent.name };
   recordAlert(tx, at, w, s, STOP_PERCENT, spent, agent.budgetMonthlyCents);
   tx.update(agents).set({ status: 'paused', pauseReason: 'budget', updatedAt: at }).where(eq(agents.id, agent.id)).run();
@@ -109,8 +112,20 @@ const budgetPausedAgents = (db: Queryable) =>
   prepared(db, 'budget.pausedAgents', (d) => d.select().from(agents).where(and(eq(agents.companyId, p('companyId')), ...pausedByBudget)).prepare());
 const budgetPausedAgent = (db: Queryable) =>
   prepared(db, 'budget.pausedAgent', (d) => d.select().from(agents).where(and(eq(agents.companyId, p('companyId')), eq(agents.id, p('agentId')), ...pausedByBudget)).prepare());
-const agentById = (db: Queryable) => prepared(db, 'budget.agentById', (d) => d.select().from(agents).where(eq(agents.id, p('id'))).prepare());
-const companyById = (db: Queryable) => prepared(db, 'budget.companyById', (d) => d.select().from(companies).where(eq(companies.id, p('id'))).prepare());
+// Only the columns the rules use: the whole agent row would decode its adapter configuration
+// (JSON) on every cost event.
+const agentById = (db: Queryable) =>
+  prepared(db, 'budget.agentById', (d) =>
+    d
+      .select({ id: agents.id, companyId: agents.companyId, name: agents.name, status: agents.status, budgetMonthlyCents: agents.budgetMonthlyCents })
+      .from(agents)
+      .where(eq(agents.id, p('id')))
+      .prepare(),
+  );
+const companyById = (db: Queryable) =>
+  prepared(db, 'budget.companyById', (d) =>
+    d.select({ id: companies.id, name: companies.name, budgetMonthlyCents: companies.budgetMonthlyCents }).from(companies).where(eq(companies.id, p('id'))).prepare(),
+  );
 
 /** Agents of the company paused by budget whose budget no longer holds them (new month, raised or removed). */
 function liftable(db: Queryable, w: MonthWindow, companyId: string, agentId?: string): { agent: AgentRow; spent: number }[] {

@@ -14,7 +14,12 @@ import { GROUPED, inTransaction, isoNow, type CoreContext, type Queryable, type 
 // Checkout and release are the hottest writes of a running company: their statements are built
 // once per connection (db/prepared.ts) with every value a placeholder.
 const p = sql.placeholder;
-const agentById = (db: Queryable) => prepared(db, 'checkout.agentById', (d) => d.select().from(agents).where(eq(agents.id, p('id'))).prepare());
+// Only what the rules and the activity entry use: the whole row would decode the agent's adapter
+// configuration (JSON) on every checkout.
+const agentById = (db: Queryable) =>
+  prepared(db, 'checkout.agentById', (d) =>
+    d.select({ id: agents.id, companyId: agents.companyId, name: agents.name, status: agents.status }).from(agents).where(eq(agents.id, p('id'))).prepare(),
+  );
 
 /** The claim: one conditional UPDATE, which under any concurrency exactly one caller wins. */
 const claimIssue = (db: Queryable) =>
