@@ -99,6 +99,9 @@ interface TopLevelRunner {
   grouping: boolean;
   /** The group open on the connection, if any. */
   group: CommitGroup | null;
+  /** How many writes the last group committed: more than one means writers arrive together. */
+  lastMembers: number;
+  gather: GatherBounds;
   /** Told what no caller can be: a group that failed, or work after a group's commit that threw. */
   report: (what: string, err: unknown) => void;
   db: Db;
@@ -145,6 +148,8 @@ function runnerFor(db: Db): TopLevelRunner {
       frames: [],
       grouping: false,
       group: null,
+      lastMembers: 0,
+      gather: DEFAULT_GATHER,
       report: (_what, err) => {
         throw err;
       },
@@ -244,7 +249,8 @@ export function inTransaction<T>(
 
 /**
  * Turns group commit on for `db`: the top-level transactions that ask for it (`GROUPED`) share one
- * COMMIT, made once a turn of the event loop brings no new member (see commitWhenGathered). Consecutive requests
+ * COMMIT, made at the end of the turn of the event loop that opened the group, or while writers
+ * arrive together once a turn brings no new member (`commitWhenGathered`, within `gather`). Consecutive requests
  * write the same pages (the activity table's last page, the newest entries of each index), and a
  * commit writes every page it changed to the WAL: committed together, they are written once.
  *
@@ -253,13 +259,14 @@ export function inTransaction<T>(
  * the group open when the answer is ready has committed (`commitSettled`), so no client is told of
  * a write, or shown one, that a crash could still take back. Call `stopGroupCommits` before closing.
  */
-export function groupCommits(db: Db, report: (what: string, err: unknown) => void): void {
+export function groupCommits(db: Db, report: (what: string, err: unknown) => void, gather: Partial<GatherBounds> = {}): void {
   const runner = runnerFor(db);
   // A second connection that groups: the first one's open group is committed now (see inTransaction).
   for (const other of grouping) flushCommits(other.db);
   runner.grouping = true;
   grouping.add(runner);
   runner.report = report;
+  runner.gather = { ...DEFAULT_GATHER, ...gather };
 }
 
 function openGroup(runner: TopLevelRunner, sqlite: Database.Database): CommitGroup {
@@ -284,20 +291,29 @@ function openGroup(runner: TopLevelRunner, sqlite: Database.Database): CommitGro
   return group;
 }
 
-// A group stays open for one more turn of the event loop while the last turn brought it members.
-// On a busy server the next requests arrive while this turn's are handled: gathered, they share
-// one commit (a commit writes each page it changed once, and most pages are shared), where
-// committing every turn would leave groups of whoever happened to arrive together. A lone write
-// waits one quiet turn. Bounded in time and size so that a steady stream still commits, and the
-// answers the group holds (commitSettled) go out within the bound.
-const GATHER_MAX_MS = 1;
-const GATHER_MAX_MEMBERS = 64;
+/**
+ * How long a group may wait for more members (`commitWhenGathered`). Both are checked at the end of
+ * each turn of the event loop, so a turn that runs long or brings many writes can pass them.
+ */
+export interface GatherBounds {
+  maxMs: number;
+  maxMembers: number;
+}
+const DEFAULT_GATHER: GatherBounds = Object.freeze({ maxMs: 1, maxMembers: 64 });
 
+// While writers arrive together (this group or the last one has several members), a group stays
+// open one more turn of the event loop as long as the last turn brought it a member. On a busy
+// server the next requests arrive while one turn's are handled: gathered, they share one commit
+// (it writes each page it changed once, and most pages are shared), where committing every turn
+// left groups of whoever happened to arrive together. A lone writer (one agent, the board)
+// commits at the end of its own turn, as if nothing were gathered, and waits for nothing.
 function commitWhenGathered(runner: TopLevelRunner, group: CommitGroup, seen: number, openedAt: number): void {
   setImmediate(() => {
     if (runner.group !== group) return;
     const members = group.after.length;
-    if (members > seen && members < GATHER_MAX_MEMBERS && performance.now() - openedAt < GATHER_MAX_MS) {
+    const { maxMs, maxMembers } = runner.gather;
+    const together = members > 1 || runner.lastMembers > 1;
+    if (together && members > seen && members < maxMembers && performance.now() - openedAt < maxMs) {
       commitWhenGathered(runner, group, members, openedAt);
       return;
     }
@@ -363,6 +379,7 @@ export function flushCommits(db: Db): void {
     return;
   }
   runner.group = null;
+  runner.lastMembers = group.after.length;
   // Committed: every waiting answer is sent, whatever an event or an observer then does.
   group.resolve();
   for (const after of [...group.after, ...runner.observers]) {

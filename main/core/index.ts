@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { openDatabase, type DatabaseHandle } from './db/connection.js';
+import { keepTempInMemory, openDatabase, type DatabaseHandle } from './db/connection.js';
 import { applyMigrations, type MigrationResult } from './db/migrate.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { sweepStaging } from './export/staging.js';
@@ -88,7 +88,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? stderrLogger;
 
   const database = openDatabase(paths.database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  // The writes of one turn of the event loop share one commit; answers wait for it (context.ts).
+  // Writes made close together share one commit; answers wait for it (context.ts).
   // Switched on before anything writes: a second core in this process turns it off for both.
   groupCommits(database.db, (what, err) => logger.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
   let app: ZodApp | undefined;
@@ -99,6 +99,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (migration.backupPath) logger.info('database backed up before migrating', { backup: migration.backupPath });
     // A database from before the spend rollups gets them built once from its cost events.
     if (ensureRollups(database.db)) logger.info('spend rollups built from the cost events');
+    // After the migrations, which may rewrite whole tables: from here on sub-journals stay in memory.
+    keepTempInMemory(database.sqlite);
     // WAL checkpoints on a thread of their own, so a commit never pays for one (db/checkpointer.ts).
     checkpointer = startCheckpointer(paths.database, { logger, serving: database.sqlite, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
     unobserveCheckpoints = observeCommits(database.db, checkpointer.noteCommit);

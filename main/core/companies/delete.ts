@@ -7,6 +7,7 @@ import { inTransaction, type CoreContext } from '../context.js';
 import { heartbeatRuns, ACTIVE_RUN_STATUSES } from '../heartbeat/schema.js';
 import { discoverScope, quoteIdent, rawSqlite } from '../export/scope.js';
 import { companyFolder } from '../assets/company-files.js';
+import { withTempOnDisk } from '../db/connection.js';
 import { storedTranscriptPathOrNull } from '../heartbeat/transcript-file.js';
 import { companies } from './schema.js';
 
@@ -20,7 +21,8 @@ import { companies } from './schema.js';
 export function deleteCompany(ctx: CoreContext, actor: Actor, companyId: string): void {
   assertBoard(actor, 'delete a company');
   const sqlite = rawSqlite(ctx.db);
-  const runIds = inTransaction(ctx, (tx) => {
+  // Every row of the company in one transaction: its statement journals go to disk, not memory.
+  const runIds = withTempOnDisk(sqlite, () => inTransaction(ctx, (tx) => {
     assertCompanyAccess(actor, companyId);
     const row = tx.select().from(companies).where(eq(companies.id, companyId)).get();
     if (!row) throw notFound('Company');
@@ -47,7 +49,7 @@ export function deleteCompany(ctx: CoreContext, actor: Actor, companyId: string)
     for (const t of ordered) sqlite.prepare(`DELETE FROM ${quoteIdent(t.name)} WHERE ${t.where}`).run(...Array<string>(t.params).fill(companyId));
     ctx.logger.info('company deleted', { companyId, name: row.name, runs: runs.length });
     return runs.map((r) => r.id);
-  });
+  }));
   rmSync(companyFolder(ctx.paths.attachments, companyId), { recursive: true, force: true });
   for (const id of runIds) {
     const file = storedTranscriptPathOrNull(ctx.paths.runs, id);

@@ -48,6 +48,35 @@ export function withStatementCache(sqlite: Database.Database, max = STATEMENT_CA
   return client;
 }
 
+/**
+ * For the serving connection, once migrated: its savepoint and statement journals (and temporary
+ * sorts) stay in memory. Every grouped write runs in a savepoint (context.ts), and a statement that
+ * fires a trigger gets a statement journal: both copy the pages they change into a sub-journal,
+ * which SQLite moves to a new temporary file past 64 KiB. A new issue (nine indexes and its search
+ * document) passed that size on every write: a file created, written page by page and deleted each
+ * time (issue 17). SQLite decides where a transaction's sub-journal goes when the transaction
+ * begins.
+ */
+export function keepTempInMemory(sqlite: Database.Database): void {
+  sqlite.pragma('temp_store = MEMORY');
+}
+
+/**
+ * Runs `fn` with the connection's temporary storage on disk again, for a write as large as a whole
+ * company (deleting one): in memory its statement journals would hold a copy of every page the
+ * company's rows fill. Call it before `fn`'s transaction begins.
+ */
+export function withTempOnDisk<T>(sqlite: Database.Database, fn: () => T): T {
+  const before = sqlite.pragma('temp_store', { simple: true }) as number;
+  if (before !== 2) return fn();
+  sqlite.pragma('temp_store = FILE');
+  try {
+    return fn();
+  } finally {
+    sqlite.pragma('temp_store = MEMORY');
+  }
+}
+
 /** Opens the database with the pragmas every connection must have. */
 export function openDatabase(file: string, options: OpenOptions = {}): DatabaseHandle {
   const sqlite = new Database(file, {
@@ -65,12 +94,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): DatabaseH
   // board reads no longer fit 2 MiB, and every request re-read its pages through the OS. The cache
   // is filled lazily, so a small database uses no more memory than before.
   sqlite.pragma('cache_size = -65536');
-  // Every grouped write runs in a savepoint (context.ts), and a statement that fires a trigger gets
-  // a statement journal: both keep the pages they change in a sub-journal, which SQLite moves to a
-  // new temporary file once it passes 64 KiB. A new issue (nine indexes and its search document)
-  // passed it on every write: a file created, written page by page and deleted each time. In
-  // memory it is a copy (issue 17).
-  sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(withStatementCache(sqlite), { schema });
   return {
     sqlite,

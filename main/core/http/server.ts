@@ -197,7 +197,7 @@ export async function buildServer(options: ServerOptions): Promise<ZodApp> {
     done();
   });
 
-  // Writes of one turn of the event loop commit together (context.ts, `groupCommits`). An answer
+  // Writes made close together commit together (context.ts, `groupCommits`). An answer
   // ready while a group is open may tell of, or show, what the group wrote: it leaves once the
   // group has committed, and if the commit failed it becomes that error (nothing was saved).
   const commitSettled = options.commitSettled;

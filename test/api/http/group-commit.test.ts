@@ -5,7 +5,7 @@ import { EventBus } from '../../../main/core/events/bus.js';
 import { systemClock } from '../../../main/core/kernel/clock.js';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
 
-// The writes of one turn of the event loop commit together (context.ts, `groupCommits`); every
+// Writes made close together commit together (context.ts, `groupCommits`); every
 // answer waits for the group open when it is ready (http/server.ts). These drive the real server.
 let t: TestCore;
 let companyId: string;
@@ -45,6 +45,10 @@ describe('group commit over HTTP', () => {
     const patched = await t.api('PATCH', `/api/issues/${issueId}`, { body: { title: 'After' } });
     expect(patched.status).toBe(200);
     expect(committedTitle()).toBe('After');
+  });
+
+  it('the serving connection keeps its savepoint journals in memory (a new issue passed the 64 KiB spill size)', () => {
+    expect(t.core.database.sqlite.pragma('temp_store', { simple: true })).toBe(2);
   });
 
   it('when the group fails to commit, its answers are 503 commit_failed and nothing of it is saved', async () => {

@@ -84,7 +84,8 @@ describe('group commit', () => {
     expect(published).toEqual(['a', 'b']);
     expect(commits).toBe(1);
     expect(commitSettled(h.db)).toBeNull();
-    // A later write opens a group of its own, committed after a turn that brings nothing new.
+    // A later write opens a group of its own. The last group had two writers, so this one waits
+    // one more turn for others (none come).
     insert('c');
     await nextTurn();
     await nextTurn();
@@ -94,47 +95,79 @@ describe('group commit', () => {
     expect(afterErrors).toEqual([]);
   });
 
-  it('gathers the writes of the turns that follow while each brings more, then commits them once', async () => {
+  it('a lone writer commits at the end of its own turn', async () => {
     groupCommits(h.db, (_what, err) => afterErrors.push(err));
-    let commits = 0;
-    const unobserve = observeCommits(h.db, () => commits++);
-    const settled = new Promise<void>((resolve) => {
-      // One write per turn, as requests arriving one after another on a busy server.
-      const writes = ['a', 'b', 'c', 'd'];
+    for (const v of ['a', 'b', 'c']) {
+      insert(v);
+      await nextTurn();
+      expect(committed().at(-1)).toBe(v);
+    }
+  });
+
+  /** Writes `perTurn` values in each of `turns` consecutive turns, as requests arriving on a busy server. */
+  const stream = (turns: number, perTurn: number) =>
+    new Promise<void>((resolve) => {
+      let turn = 0;
+      const next = () => {
+        for (let k = 0; k < perTurn; k++) insert(`t${String(turn).padStart(3, '0')}-${k}`);
+        if (++turn < turns) setImmediate(next);
+        else resolve();
+      };
+      next();
+    });
+  /** How many rows each commit brought, read from the other connection as each group commits. */
+  const commitSizes = () => {
+    const sizes: number[] = [];
+    let seen = 0;
+    const unobserve = observeCommits(h.db, () => {
+      const n = committed().length;
+      sizes.push(n - seen);
+      seen = n;
+    });
+    return { sizes, unobserve };
+  };
+
+  it('while writers arrive together, gathers the writes of the turns that follow, then commits them once', async () => {
+    // No time bound here: only a turn that brings nothing ends the group.
+    groupCommits(h.db, (_what, err) => afterErrors.push(err), { maxMs: 60_000 });
+    const { sizes, unobserve } = commitSizes();
+    // Two writes in the first turn (writers arriving together), then one in each of three turns.
+    await new Promise<void>((resolve) => {
+      insert('a1');
+      insert('a2');
+      const writes = ['b', 'c', 'd'];
       const next = () => {
         insert(writes.shift()!);
         if (writes.length) setImmediate(next);
         else void commitSettled(h.db)!.then(resolve);
       };
-      next();
+      setImmediate(next);
     });
-    await settled;
-    expect(committed()).toEqual(['a', 'b', 'c', 'd']);
-    expect(published).toEqual(['a', 'b', 'c', 'd']);
-    expect(commits).toBe(1);
+    expect(committed()).toEqual(['a1', 'a2', 'b', 'c', 'd']);
+    expect(published).toEqual(['a1', 'a2', 'b', 'c', 'd']);
+    expect(sizes).toEqual([5]);
     unobserve();
   });
 
-  it('a steady stream of writes still commits: a group takes at most 64 members', async () => {
-    groupCommits(h.db, (_what, err) => afterErrors.push(err));
-    let commits = 0;
-    const unobserve = observeCommits(h.db, () => commits++);
-    // Two writes every turn for 100 turns: never a quiet turn, so only the bounds end a group.
-    await new Promise<void>((resolve) => {
-      let turn = 0;
-      const next = () => {
-        insert(`w${turn}a`);
-        insert(`w${turn}b`);
-        if (++turn < 100) setImmediate(next);
-        else resolve();
-      };
-      next();
-    });
-    // Answers already held wait for no more than their group.
-    expect(commits).toBeGreaterThanOrEqual(3);
+  it('a steady stream still commits: a group takes at most its member bound', async () => {
+    groupCommits(h.db, (_what, err) => afterErrors.push(err), { maxMs: 60_000, maxMembers: 64 });
+    const { sizes, unobserve } = commitSizes();
+    // Two writes every turn for 100 turns: never a quiet turn, so only the bound ends a group.
+    await stream(100, 2);
     await commitSettled(h.db);
     expect(committed()).toHaveLength(200);
-    expect(commits).toBeGreaterThanOrEqual(4);
+    expect(sizes.slice(0, 3)).toEqual([64, 64, 64]);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(200);
+    unobserve();
+  });
+
+  it('a group waits no longer than its time bound', async () => {
+    // A bound of 0 ms: the group commits at the end of its own turn, however busy the writers.
+    groupCommits(h.db, (_what, err) => afterErrors.push(err), { maxMs: 0 });
+    const { sizes, unobserve } = commitSizes();
+    await stream(5, 2);
+    await commitSettled(h.db);
+    expect(sizes).toEqual([2, 2, 2, 2, 2]);
     unobserve();
   });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
+import { keepTempInMemory, openDatabase, withTempOnDisk, type DatabaseHandle } from '../../../main/core/db/connection.js';
 import { applyMigrations, MIGRATIONS_FOLDER, schemaStatus } from '../../../main/core/db/migrate.js';
 
 const NOW = new Date('2030-01-02T03:04:05.678Z');
@@ -71,14 +71,31 @@ afterEach(() => {
 });
 
 describe('openDatabase', () => {
-  it('sets WAL, foreign keys, busy timeout, synchronous=NORMAL and in-memory sub-journals on every connection', () => {
+  it('sets WAL, foreign keys, busy timeout and synchronous=NORMAL on every connection', () => {
     const h = open();
     expect(h.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(h.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(h.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(h.sqlite.pragma('synchronous', { simple: true })).toBe(1);
-    // 2 = MEMORY: savepoint and statement journals never go to a temporary file (connection.ts).
-    expect(h.sqlite.pragma('temp_store', { simple: true })).toBe(2);
+    // SQLite's default (temporary files past 64 KiB) until the server keeps them in memory.
+    expect(h.sqlite.pragma('temp_store', { simple: true })).toBe(0);
+  });
+
+  it('keeps temporary storage in memory once asked, and on disk again for the length of withTempOnDisk', () => {
+    const h = open();
+    const tempStore = () => h.sqlite.pragma('temp_store', { simple: true });
+    // Not in memory: nothing to switch.
+    expect(withTempOnDisk(h.sqlite, () => tempStore())).toBe(0);
+    keepTempInMemory(h.sqlite);
+    expect(tempStore()).toBe(2);
+    expect(withTempOnDisk(h.sqlite, () => tempStore())).toBe(1);
+    expect(tempStore()).toBe(2);
+    expect(() =>
+      withTempOnDisk(h.sqlite, () => {
+        throw new Error('failed inside');
+      }),
+    ).toThrow('failed inside');
+    expect(tempStore()).toBe(2);
   });
 
   it('enforces foreign keys', async () => {
