@@ -19,10 +19,13 @@ import type { Logger } from '../kernel/logger.js';
  * can outrun them, though, and then only a checkpoint on the writer's own thread catches up: the
  * backstop keeps that rare, and small, since the worker has already copied and synced nearly
  * everything. At SQLite's 1,000 pages it ran every 60 or so commit groups of an issue update and
- * took 3-15 ms, about half of all commit time (bench/README.md, issue 17). The WAL file is
- * truncated back to {@link WAL_SIZE_LIMIT_BYTES} when it starts over, so a burst leaves no large
- * file behind. If the worker cannot start, dies or stops, the connection gets its own settings back and
- * SQLite does all of it as before.
+ * took 3-15 ms, about half of all commit time (bench/README.md, issue 17). A WAL file that grew
+ * past {@link WAL_SIZE_LIMIT_BYTES} (a reader held the log longer than usual) is truncated back to
+ * it when the log starts over. The limit sits above the backstop's own size, so the restarts of a
+ * steady writer leave the file as it is and later frames overwrite it: shrinking it on every restart
+ * cost the writer's thread 4-17 ms, and growing it again one allocation per append. If the worker
+ * cannot start, dies or stops, the connection gets its own settings back and SQLite does all of it
+ * as before.
  */
 export interface Checkpointer {
   /** Called after each top-level commit (context.ts `observeCommits`). */
@@ -36,8 +39,8 @@ export interface Checkpointer {
 export const COMMITS_PER_CHECKPOINT = 100;
 /** The serving connection's own checkpoint threshold while the worker runs (32 MiB of 4 KiB pages). */
 export const BACKSTOP_PAGES = 8000;
-/** A WAL that grew past this is truncated to it when it starts over. */
-export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+/** A WAL that grew past this is truncated to it when it starts over: room for a backstop's worth of frames (4,120 bytes each). */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** A commit not yet checkpointed is folded back at most this much later (timed from the first such commit, not pushed back by each). */
 export const QUIET_MS = 250;
 
