@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keepTempInMemory, openDatabase, withTempOnDisk, type DatabaseHandle } from '../../../main/core/db/connection.js';
 import { applyMigrations, MIGRATIONS_FOLDER, schemaStatus } from '../../../main/core/db/migrate.js';
+import { insertRow } from '../../helpers/rows.js';
 
 const NOW = new Date('2030-01-02T03:04:05.678Z');
 
@@ -30,21 +31,6 @@ function open(name = 'service.db'): DatabaseHandle {
 
 const columns = (sqlite: Database.Database, table: string): string[] =>
   (sqlite.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
-
-/**
- * Inserts a row, filling every other NOT NULL column without a default with a placeholder, so the
- * test keeps working while the foundation schema grows.
- */
-function insertRow(sqlite: Database.Database, table: string, values: Record<string, unknown>): void {
-  const row: Record<string, unknown> = { ...values };
-  const info = sqlite.prepare(`PRAGMA table_info(${table})`).all() as { name: string; type: string; notnull: number; dflt_value: unknown }[];
-  for (const c of info) {
-    if (c.name in row || !c.notnull || c.dflt_value !== null) continue;
-    row[c.name] = /INT|REAL|NUM/i.test(c.type) ? 0 : `${table}-${c.name}`;
-  }
-  const names = Object.keys(row);
-  sqlite.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...names.map((n) => row[n]));
-}
 
 function insertCompanyAndProject(h: DatabaseHandle): void {
   const at = '2030-01-01T00:00:00.000Z';
