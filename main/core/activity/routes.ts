@@ -4,7 +4,7 @@ import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams, PageQuery, Timestamp } from '../kernel/common-contract.js';
 import { badRequest } from '../kernel/errors.js';
 import { decodeCursor } from './service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 
 export const ActivityRecord = z
   .object({
@@ -36,7 +36,7 @@ export const activityRoutes: RouteRegistrar = (app, s) => {
       response: { 200: z.object({ items: z.array(ActivityRecord), nextCursor: z.string().nullable() }), ...errorResponses },
     },
     handler: (req) => {
-      requireCompany(s.ctx.db, req.actor, req.params.companyId);
+      assertCompany(s.ctx.db, req.actor, req.params.companyId);
       let before: number | null = null;
       if (req.query.cursor !== undefined) {
         before = decodeCursor(req.query.cursor);

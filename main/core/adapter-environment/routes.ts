@@ -4,7 +4,7 @@ import { AdapterTypeParams, EnvironmentTestResult, TestEnvironmentBody } from '.
 import { assertSecretsGranted } from '../secrets/grants.js';
 import { findSecretRefs } from '../secrets/refs.js';
 import { Redactor } from '../heartbeat/redact.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 
 export const adapterEnvironmentRoutes: RouteRegistrar = (app, s) => {
   /** The values of the secrets a configuration references: what its checks must never show. */
@@ -30,7 +30,7 @@ export const adapterEnvironmentRoutes: RouteRegistrar = (app, s) => {
     handler: async (req) => {
       const { companyId, adapterType } = req.params;
       const config = req.body.adapterConfig;
-      requireCompany(s.ctx.db, req.actor, companyId);
+      assertCompany(s.ctx.db, req.actor, companyId);
       assertSecretsGranted(s.ctx.db, req.actor, config);
       const result = await s.adapterEnvironment.test(req.actor, companyId, adapterType, config);
       // Check messages and hints pass through the same redaction as a run's transcript.

@@ -2,7 +2,7 @@ import { SECRET_NOT_RESOLVED, sandboxCheck, type EnvironmentCheck as Check } fro
 import { splitConfinement } from '../../../adapters/config-values.js';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../kernel/actor.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { validateAdapterConfig } from '../agents/adapter-config.js';
 import { ServiceError } from '../kernel/errors.js';
 import type { ResolvedEnv } from '../secrets/resolve.js';
@@ -33,7 +33,7 @@ const finish = (adapterType: string, checks: Check[]): EnvironmentTestResult => 
 export function createAdapterEnvironmentService(ctx: CoreContext, deps: AdapterEnvironmentDeps) {
   return {
     async test(actor: Actor, companyId: string, adapterType: string, adapterConfig: Record<string, unknown>): Promise<EnvironmentTestResult> {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const adapter = ctx.adapters.get(adapterType);
       if (!adapter) throw new ServiceError(404, 'adapter_not_found', `No adapter of type "${adapterType}" is installed`);
       const { confinement, adapterConfig: config } = splitConfinement(validateAdapterConfig(ctx.adapters, adapterType, adapterConfig, ctx.db, companyId));

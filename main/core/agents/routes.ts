@@ -18,7 +18,7 @@ import {
   PatchAgentBody,
 } from './contract.js';
 import { companyOrg } from './org.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 
 const tags = ['agents'];
 
@@ -108,7 +108,7 @@ export const agentsRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/companies/:companyId/org', {
     schema: { tags, summary: 'The org chart as a forest of reporting lines', params: CompanyIdParams, querystring: OrgQuery, response: { 200: z.array(OrgNode), ...errorResponses } },
     handler: (req) => {
-      requireCompany(s.ctx.db, req.actor, req.params.companyId);
+      assertCompany(s.ctx.db, req.actor, req.params.companyId);
       return companyOrg(s.ctx.db, req.params.companyId, req.query.includeTerminated === 'true');
     },
   });
@@ -121,7 +121,7 @@ export const agentsRoutes: RouteRegistrar = (app, s) => {
       response: { 200: z.array(AdapterModel), ...errorResponses },
     },
     handler: async (req) => {
-      requireCompany(s.ctx.db, req.actor, req.params.companyId);
+      assertCompany(s.ctx.db, req.actor, req.params.companyId);
       const models = await s.ctx.adapters.models(req.params.adapterType);
       if (!models) throw new ServiceError(404, 'unknown_adapter_type', `No adapter of type "${req.params.adapterType}" is installed`);
       return models;

@@ -13,7 +13,7 @@ import type { Actor } from '../kernel/actor.js';
 import { assertBoard, assertRecordAccess } from '../kernel/access.js';
 import { badRequest, conflict, forbidden, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { requireCompany, assertCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 import { changedFields } from '../kernel/patch.js';
 import { cancelRuns, reconcileAgentBudget, settleBudgetPause, settleBudgetPauses, type RunCancellation } from '../costs/budget-rules.js';
@@ -170,7 +170,7 @@ export function createAgentsService(ctx: CoreContext) {
     insertAgent,
 
     list(actor: Actor, companyId: string): Agent[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       settleBudgetPauses(ctx, companyId);
       const rows = ctx.db
         .select()

@@ -15,7 +15,7 @@ import { approvalDetail, insertApproval, resolveRequester } from './records.js';
 import type { Actor } from '../kernel/actor.js';
 import { conflict } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js';
 
@@ -139,7 +139,7 @@ export function createHiresService(ctx: CoreContext) {
   return {
     create(actor: Actor, companyId: string, input: CreateHireInput): { agent: Agent; approval: ApprovalDetail } {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const requestedByAgentId = resolveRequester(tx, actor, companyId, input.requestedByAgentId);
         const { requestedByAgentId: _by, reason, adapterType, adapterConfig, ...fields } = input;
         // A hire requested by an agent may carry only the secrets that agent was granted itself.

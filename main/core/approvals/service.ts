@@ -20,7 +20,7 @@ import type { Actor } from '../kernel/actor.js';
 import { assertBoard } from '../kernel/access.js';
 import { badRequest, forbidden } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 import type { ActivityKind } from '../kernel/events.js';
 
@@ -96,7 +96,7 @@ export function createApprovalsService(ctx: CoreContext) {
   return {
     /** Newest first. */
     list(actor: Actor, companyId: string, statuses: ApprovalStatus[] | undefined, page: KeysetQuery, issueId?: string): KeysetPage<Approval> {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const order = keyset(approvals, approvals.createdAt, 'desc');
       const filters: (SQL | undefined)[] = [eq(approvals.companyId, companyId), order.after(page.after)];
       if (statuses?.length) filters.push(inArray(approvals.status, statuses));
@@ -115,7 +115,7 @@ export function createApprovalsService(ctx: CoreContext) {
 
     create(actor: Actor, companyId: string, input: CreateApprovalInput): ApprovalDetail {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         if (input.type === 'hire_agent') {
           throw badRequest('use_agent_hires', 'body.type: hire_agent approvals come with their draft agent; use POST /api/companies/{companyId}/agent-hires', {
             problems: [{ location: 'body', path: 'body.type', message: 'use POST /api/companies/{companyId}/agent-hires' }],

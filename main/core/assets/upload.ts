@@ -5,7 +5,7 @@ import { MAX_UPLOAD_BYTES } from './service.js';
 import { verifiedImageType, LOGO_CONTENT_TYPES } from './image-type.js';
 import { assertBoard } from '../kernel/access.js';
 import { badRequest, ServiceError } from '../kernel/errors.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 
 export interface ReceivedFile {
   bytes: Buffer;
@@ -64,7 +64,7 @@ export async function receiveFile(req: FastifyRequest, options: ReceiveOptions):
  */
 export async function receiveLogo(req: FastifyRequest, s: RouteServices, companyId: string): Promise<AssetRow> {
   assertBoard(req.actor, 'upload a company logo');
-  requireCompany(s.ctx.db, req.actor, companyId);
+  assertCompany(s.ctx.db, req.actor, companyId);
   const file = await receiveFile(req, { what: 'the logo' });
   const contentType = await verifiedImageType(file.bytes, file.declaredType);
   if (!contentType) {

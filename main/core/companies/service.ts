@@ -44,6 +44,22 @@ export function requireCompany(db: Queryable, actor: Actor, companyId: string): 
   return row;
 }
 
+// Most company-scoped routes only need to know the company is there: one column instead of the
+// whole row (its fourteen columns cost a company-scoped write about 4 µs more).
+const companyStatusById = (db: Queryable) =>
+  prepared(db, 'companies.statusById', (d) => d.select({ status: companies.status }).from(companies).where(eq(companies.id, sql.placeholder('id'))).prepare());
+
+/**
+ * {@link requireCompany} for callers that do not need the row: the same access check and 404, and
+ * the company's status.
+ */
+export function assertCompany(db: Queryable, actor: Actor, companyId: string): CompanyRow['status'] {
+  assertCompanyAccess(actor, companyId);
+  const row = companyStatusById(db).get({ id: companyId });
+  if (!row) throw notFound('Company');
+  return row.status;
+}
+
 export interface CompanyPatch {
   name?: string | undefined;
   description?: string | undefined;

@@ -15,7 +15,7 @@ import { newId } from '../kernel/ids.js';
 import type { Actor } from '../kernel/actor.js';
 import { badRequest, forbidden } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { requireCompany, assertCompany } from '../companies/service.js';
 import { afterCommit, inTransaction, type CoreContext, type Queryable, type TransactionOptions } from '../context.js';
 
 /** Clocks drift between the agent's machine and ours; further ahead than this is a mistake. */
@@ -77,7 +77,7 @@ export function createCostsService(ctx: CoreContext) {
      */
     record(actor: Actor, companyId: string, input: CreateCostEventInput, options: TransactionOptions = {}): CostEvent {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         if (actor.kind === 'agent' && actor.agentId !== input.agentId) {
           throw forbidden('An agent may report costs only for itself', 'not_own_agent');
         }
@@ -145,14 +145,14 @@ export function createCostsService(ctx: CoreContext) {
 
     byAgent(actor: Actor, companyId: string, month?: string): AgentCosts[] {
       return snapshot((db) => {
-        requireCompany(db, actor, companyId);
+        assertCompany(db, actor, companyId);
         return costsByAgent(db, companyId, windowFor(month));
       });
     },
 
     byProject(actor: Actor, companyId: string, month?: string): ProjectCosts[] {
       return snapshot((db) => {
-        requireCompany(db, actor, companyId);
+        assertCompany(db, actor, companyId);
         return costsByProject(db, companyId, windowFor(month));
       });
     },

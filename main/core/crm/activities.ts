@@ -4,7 +4,7 @@ import { inTransaction, isoNow, type CoreContext } from '../context.js';
 import { assertBoard } from '../kernel/access.js';
 import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { updateActivity } from './activity-records.js';
 import { capOf, quotaResetAt, utcDay } from './quota.js';
 import { readForceDryRun, writeForceDryRun } from './settings.js';
@@ -24,7 +24,7 @@ export function createActivitiesService(ctx: CoreContext) {
   return {
     /** Newest first, paged by an opaque cursor. */
     list(actor: Actor, companyId: string, query: ListActivitiesQuery): { items: CrmActivity[]; nextCursor: string | null } {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const filters: SQL[] = [eq(crmActivities.companyId, companyId)];
       if (query.status) filters.push(eq(crmActivities.status, query.status));
       if (query.outboxId) filters.push(eq(crmActivities.outboxId, query.outboxId));
@@ -47,7 +47,7 @@ export function createActivitiesService(ctx: CoreContext) {
     },
 
     get(actor: Actor, companyId: string, activityId: string): CrmActivity {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const row = ctx.db.select().from(crmActivities).where(and(eq(crmActivities.id, activityId), eq(crmActivities.companyId, companyId))).get();
       if (!row) throw notFound('CRM activity');
       return toActivity(row);
@@ -57,7 +57,7 @@ export function createActivitiesService(ctx: CoreContext) {
     reject(actor: Actor, companyId: string, activityId: string, note: string | undefined): CrmActivity {
       assertBoard(actor, 'reject CRM drafts');
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = tx.select().from(crmActivities).where(and(eq(crmActivities.id, activityId), eq(crmActivities.companyId, companyId))).get();
         if (!row) throw notFound('CRM activity');
         if (row.status !== 'draft_pending_approval' || row.approvedAt) {
@@ -71,7 +71,7 @@ export function createActivitiesService(ctx: CoreContext) {
 
     /** Today's bucket (UTC) of every live outbox: used, cap, remaining and when it resets. */
     quota(actor: Actor, companyId: string) {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const day = utcDay(ctx.clock.now());
       const rows = ctx.db
         .select({ outbox: crmOutboxes, used: crmQuotaBuckets.used })

@@ -5,7 +5,7 @@ import { assertBoard } from '../kernel/access.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { validationError } from '../kernel/error-contract.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { newId } from '../kernel/ids.js';
 import { normalizeAllowlistValue } from './contact.js';
 import { requireOutbox } from './outboxes.js';
@@ -24,7 +24,7 @@ const KIND_HINT = {
 export function createAllowlistService(ctx: CoreContext) {
   return {
     list(actor: Actor, companyId: string, query: { channel?: CrmChannel | undefined; outboxId?: string | undefined }): AllowlistEntry[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const filters: SQL[] = [eq(crmAllowlistEntries.companyId, companyId)];
       if (query.channel) filters.push(eq(crmAllowlistEntries.channel, query.channel));
       if (query.outboxId) filters.push(eq(crmAllowlistEntries.outboxId, query.outboxId));
@@ -42,7 +42,7 @@ export function createAllowlistService(ctx: CoreContext) {
       const value = normalizeAllowlistValue(input.kind, input.value);
       if (value === null) throw validationError([{ location: 'body', path: 'body.value', message: `must be ${KIND_HINT[input.kind]}` }]);
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const channel = input.channel ?? null;
         const outboxId = input.outboxId ?? null;
         if (outboxId) requireOutbox(tx, companyId, outboxId);
@@ -81,7 +81,7 @@ export function createAllowlistService(ctx: CoreContext) {
     remove(actor: Actor, companyId: string, entryId: string): void {
       assertBoard(actor, 'change the CRM allowlist');
       inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = tx
           .select()
           .from(crmAllowlistEntries)

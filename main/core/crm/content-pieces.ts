@@ -4,7 +4,7 @@ import { inTransaction, isoNow, type CoreContext, type Queryable } from '../cont
 import { conflict, notFound } from '../kernel/errors.js';
 import { validationError } from '../kernel/error-contract.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { issues } from '../issues/schema.js';
 import { newId } from '../kernel/ids.js';
 import { crmContentPieces, type CrmContentPieceRow } from './schema.js';
@@ -54,7 +54,7 @@ export function createContentPiecesService(ctx: CoreContext) {
 
   return {
     list(actor: Actor, companyId: string, query: ListContentPiecesQuery): ContentPiece[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const filters: SQL[] = [eq(crmContentPieces.companyId, companyId), isNull(crmContentPieces.deletedAt)];
       if (query.niche) filters.push(eq(crmContentPieces.niche, query.niche));
       if (query.channelIntent) filters.push(eq(crmContentPieces.channelIntent, query.channelIntent));
@@ -70,13 +70,13 @@ export function createContentPiecesService(ctx: CoreContext) {
     },
 
     get(actor: Actor, companyId: string, pieceId: string): ContentPiece {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return toContentPiece(requirePiece(ctx.db, companyId, pieceId));
     },
 
     create(actor: Actor, companyId: string, input: CreateContentPieceInput): ContentPiece {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         assertIssueOfCompany(tx, companyId, input.issueId);
         assertPathFree(tx, companyId, input.sourcePath, null);
         const at = isoNow(ctx);
@@ -92,7 +92,7 @@ export function createContentPiecesService(ctx: CoreContext) {
 
     update(actor: Actor, companyId: string, pieceId: string, input: UpdateContentPieceInput): ContentPiece {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = requirePiece(tx, companyId, pieceId);
         assertIssueOfCompany(tx, companyId, input.issueId);
         if (input.sourcePath !== undefined && input.sourcePath !== row.sourcePath) assertPathFree(tx, companyId, input.sourcePath, row.id);
@@ -112,7 +112,7 @@ export function createContentPiecesService(ctx: CoreContext) {
     /** Soft delete; the path can then be used by a new piece. */
     remove(actor: Actor, companyId: string, pieceId: string): ContentPiece {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = requirePiece(tx, companyId, pieceId);
         const at = isoNow(ctx);
         const next = tx.update(crmContentPieces).set({ deletedAt: at, updatedAt: at }).where(eq(crmContentPieces.id, row.id)).returning().get();

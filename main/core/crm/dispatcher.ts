@@ -4,7 +4,7 @@ import { inTransaction, isoNow, type CoreContext, type Tx } from '../context.js'
 import { badRequest, conflict, forbidden, notFound, ServiceError } from '../kernel/errors.js';
 import { validationError } from '../kernel/error-contract.js';
 import { assertCompanyAccess } from '../kernel/access.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { channelAdapters } from './channels/index.js';
 import { ChannelError, type ChannelResult } from './channels/types.js';
 import { contactFormHint, parseContact } from './contact.js';
@@ -59,7 +59,7 @@ export function createDispatcher(ctx: CoreContext, deps: DispatcherDeps) {
   function prepare(req: DispatchRequest): PreparedSend {
     if (req.actor !== 'system') {
       assertCompanyAccess(req.actor, req.companyId);
-      requireCompany(ctx.db, req.actor, req.companyId);
+      assertCompany(ctx.db, req.actor, req.companyId);
     }
     const outbox = ctx.db
       .select()
@@ -244,7 +244,7 @@ export function createDispatcher(ctx: CoreContext, deps: DispatcherDeps) {
    */
   async function approveDrafts(actor: Actor, companyId: string, ids: readonly string[], what: string): Promise<DispatchOutcome[]> {
     if (actor.kind !== 'board') throw forbidden(`Only an instance administrator may ${what}`, 'forbidden');
-    requireCompany(ctx.db, actor, companyId);
+    assertCompany(ctx.db, actor, companyId);
     const unique = [...new Set(ids)];
     inTransaction(ctx, (tx) => {
       const rows = unique.length ? tx.select().from(crmActivities).where(and(eq(crmActivities.companyId, companyId), inArray(crmActivities.id, unique))).all() : [];

@@ -5,7 +5,7 @@ import { assertBoard } from '../kernel/access.js';
 import { notFound } from '../kernel/errors.js';
 import { validationError } from '../kernel/error-contract.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { assertSecretUri } from '../secrets/refs.js';
 import { newId } from '../kernel/ids.js';
 import { channelAdapters } from './channels/index.js';
@@ -52,7 +52,7 @@ export function createOutboxesService(ctx: CoreContext) {
 
   return {
     list(actor: Actor, companyId: string): Outbox[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return ctx.db
         .select()
         .from(crmOutboxes)
@@ -65,7 +65,7 @@ export function createOutboxesService(ctx: CoreContext) {
     create(actor: Actor, companyId: string, input: CreateOutboxInput): Outbox {
       assertBoard(actor, 'create outboxes');
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const secretRef = input.secretRef ?? null;
         const config = checkOutbox(tx, companyId, input.channel, input.config ?? {}, secretRef);
         const at = isoNow(ctx);
@@ -93,7 +93,7 @@ export function createOutboxesService(ctx: CoreContext) {
     update(actor: Actor, companyId: string, outboxId: string, input: UpdateOutboxInput): Outbox {
       assertBoard(actor, 'change outboxes');
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = requireOutbox(tx, companyId, outboxId);
         const secretRef = input.secretRef === undefined ? row.secretRef : input.secretRef;
         const config = checkOutbox(tx, companyId, row.channel, input.config ?? row.config, secretRef);
@@ -120,7 +120,7 @@ export function createOutboxesService(ctx: CoreContext) {
     remove(actor: Actor, companyId: string, outboxId: string): Outbox {
       assertBoard(actor, 'delete outboxes');
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = requireOutbox(tx, companyId, outboxId);
         const at = isoNow(ctx);
         const next = tx.update(crmOutboxes).set({ deletedAt: at, updatedAt: at }).where(eq(crmOutboxes.id, row.id)).returning().get();

@@ -4,7 +4,7 @@ import { inTransaction, isoNow, type CoreContext, type Queryable } from '../cont
 import { assertBoard } from '../kernel/access.js';
 import { notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { newId } from '../kernel/ids.js';
 import { localMinutes, ruleMatches } from './rule-matcher.js';
 import { crmApprovalRules, type CrmApprovalRuleRow, type CrmRulePredicate } from './schema.js';
@@ -43,7 +43,7 @@ export function createRulesService(ctx: CoreContext) {
   return {
     /** In evaluation order: priority ascending, then creation. */
     list(actor: Actor, companyId: string): ApprovalRule[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return ctx.db
         .select()
         .from(crmApprovalRules)
@@ -56,7 +56,7 @@ export function createRulesService(ctx: CoreContext) {
     create(actor: Actor, companyId: string, input: CreateRuleInput): ApprovalRule {
       assertBoard(actor, 'change CRM approval rules');
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const at = isoNow(ctx);
         const row = tx
           .insert(crmApprovalRules)
@@ -71,7 +71,7 @@ export function createRulesService(ctx: CoreContext) {
     update(actor: Actor, companyId: string, ruleId: string, input: UpdateRuleInput): ApprovalRule {
       assertBoard(actor, 'change CRM approval rules');
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = requireRule(tx, companyId, ruleId);
         const at = isoNow(ctx);
         const next = tx
@@ -96,7 +96,7 @@ export function createRulesService(ctx: CoreContext) {
     remove(actor: Actor, companyId: string, ruleId: string): void {
       assertBoard(actor, 'change CRM approval rules');
       inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = requireRule(tx, companyId, ruleId);
         const at = isoNow(ctx);
         tx.update(crmApprovalRules).set({ deletedAt: at, updatedAt: at }).where(eq(crmApprovalRules.id, row.id)).run();
@@ -109,7 +109,7 @@ export function createRulesService(ctx: CoreContext) {
      * only: nothing is written, no event is raised. A disabled rule is previewed as if enabled.
      */
     preview(actor: Actor, companyId: string, ruleId: string, input: PreviewRuleInput) {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const rule = requireRule(ctx.db, companyId, ruleId);
       const at = input.at ? new Date(input.at) : ctx.clock.now();
       const matches = ruleMatches(rule.predicate, { channel: input.channel, niche: input.niche ?? null, tags: input.tags, at });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import type { CompanyEvent } from './bus.js';
 
 /** Comment lines keep idle connections alive through proxies and let clients notice a dead server. */
@@ -49,7 +49,7 @@ export const eventsRoutes: RouteRegistrar = (app, s) => {
     },
     handler: async (req, reply) => {
       const companyId = req.params.companyId;
-      requireCompany(s.ctx.db, req.actor, companyId);
+      assertCompany(s.ctx.db, req.actor, companyId);
       const lastId = req.headers['last-event-id'];
       const bus = s.ctx.events;
       reply.hijack();

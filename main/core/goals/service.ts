@@ -6,7 +6,7 @@ import type { Actor } from '../kernel/actor.js';
 import { assertRecordAccess } from '../kernel/access.js';
 import { badRequest, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { projects } from '../projects/schema.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { changedFields } from '../kernel/patch.js';
@@ -40,7 +40,7 @@ type GoalInput = {
 export function createGoalsService(ctx: CoreContext) {
   return {
     list(actor: Actor, companyId: string): Goal[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return ctx.db.select().from(goals).where(eq(goals.companyId, companyId)).orderBy(asc(goals.createdAt), sql`rowid`).all().map(toGoal);
     },
 
@@ -48,7 +48,7 @@ export function createGoalsService(ctx: CoreContext) {
 
     create(actor: Actor, companyId: string, input: GoalInput & { title: string }): Goal {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         if (input.projectId) assertProjectOfCompany(tx, companyId, input.projectId);
         const at = isoNow(ctx);
         const row = tx

@@ -4,7 +4,7 @@ import { readTranscript } from './transcript.js';
 import { storedTranscriptPathOrNull } from './transcript-file.js';
 import type { HeartbeatEngine } from './engine.js';
 import { requireAgent } from '../agents/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { requestWake } from '../issues/wake.js';
 import type { Actor } from '../kernel/actor.js';
 import { assertBoard, assertRecordAccess } from '../kernel/access.js';
@@ -75,7 +75,7 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
     },
 
     list(actor: Actor, companyId: string, q: { agentId?: string | undefined; issueId?: string | undefined; status?: HeartbeatRunRow['status'] | undefined; limit: number; cursor?: string | undefined }) {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const where: SQL[] = [eq(heartbeatRuns.companyId, companyId)];
       if (q.agentId) where.push(eq(heartbeatRuns.agentId, q.agentId));
       if (q.issueId) where.push(eq(heartbeatRuns.taskIssueId, q.issueId.toLowerCase()));

@@ -15,7 +15,7 @@ import type { Actor } from '../kernel/actor.js';
 import { assertBoard } from '../kernel/access.js';
 import { badRequest, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 
 /** Failed runs older than this leave the inbox by themselves. */
@@ -209,7 +209,7 @@ export function createInboxService(ctx: CoreContext) {
      */
     list(actor: Actor, companyId: string, page: { limit: number; cursor?: string | undefined }): { items: InboxItem[]; count: number; nextCursor: string | null } {
       assertBoard(actor, 'read the inbox');
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const all = open(ctx.db, companyId);
       const after = page.cursor === undefined ? null : decodeCursor(page.cursor);
       const start = after ? all.findIndex((i) => i.createdAt < after.at || (i.createdAt === after.at && i.id.localeCompare(after.id) > 0)) : 0;
@@ -222,7 +222,7 @@ export function createInboxService(ctx: CoreContext) {
     dismiss(actor: Actor, companyId: string, itemId: string): void {
       assertBoard(actor, 'dismiss inbox items');
       inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const item = open(tx, companyId).find((i) => i.id === itemId);
         if (!item) throw notFound('Inbox item');
         const at = isoNow(ctx);

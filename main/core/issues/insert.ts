@@ -84,7 +84,7 @@ export function insertIssue(tx: Tx, at: string, actor: Actor, input: NewIssue, d
     lastActivityAt: at,
   } satisfies Record<(typeof COLUMNS)[number], unknown>;
   const row = insertIssueRow(tx).get(values)!;
-  wakeAssignee(tx, at, actor, row);
+  wakeAssignee(tx, at, actor, row, true);
   recordActivity(tx, at, actor, {
     companyId: row.companyId,
     action: 'issue.created',
@@ -98,10 +98,11 @@ export function insertIssue(tx: Tx, at: string, actor: Actor, input: NewIssue, d
 
 /**
  * Wakes the issue's assignee, unless the assignee is the one acting or the issue waits for open
- * blockers (the last blocker's completion wakes it then, see blockers.ts).
+ * blockers (the last blocker's completion wakes it then, see blockers.ts). An issue inserted in
+ * this transaction (`isNew`) has no blockers yet.
  */
-export function wakeAssignee(tx: Tx, at: string, actor: Actor, row: IssueRow): void {
-  if (row.assigneeAgentId && !(actor.kind === 'agent' && actor.agentId === row.assigneeAgentId) && openBlockers(tx, row.id).length === 0) {
+export function wakeAssignee(tx: Tx, at: string, actor: Actor, row: IssueRow, isNew = false): void {
+  if (row.assigneeAgentId && !(actor.kind === 'agent' && actor.agentId === row.assigneeAgentId) && (isNew || openBlockers(tx, row.id).length === 0)) {
     requestWake(tx, at, { companyId: row.companyId, agentId: row.assigneeAgentId, reason: 'assignment', issueId: row.id });
   }
 }

@@ -41,6 +41,11 @@ const linksOfOne = (db: Queryable) =>
       .prepare(),
   );
 
+/** An issue inserted in this transaction without labels: nothing links to it yet, so there is nothing to read. */
+export function withoutLinks(item: Issue): IssueWithLinks {
+  return Object.assign(item, { labelIds: [], blockedBy: [], blocks: [], openBlockerIds: [] });
+}
+
 export function withLinksOne(db: Queryable, item: Issue): IssueWithLinks {
   const row = linksOfOne(db).get({ id: item.id });
   const blockedBy = row ? (JSON.parse(row.blockedBy) as [string, string][]) : [];

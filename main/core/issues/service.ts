@@ -9,7 +9,7 @@ import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
 import { updateIssueRow, type IssueRowChanges } from './patch-row.js';
 import { assertMayTakeOver } from './ownership.js';
-import { withLinks, withLinksOne } from './links.js';
+import { withLinks, withLinksOne, withoutLinks } from './links.js';
 import { encodeCursor, issueListRows, type IssueListQuery } from './list-query.js';
 import { wakeUnblocked } from './blockers.js';
 import { assertLabels, setIssueLabels } from '../labels/service.js';
@@ -17,7 +17,7 @@ import { limitsOf } from '../limits/service.js';
 import type { Actor } from '../kernel/actor.js';
 import { conflict, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { assertBoard } from '../kernel/access.js';
 import { afterCommit, GROUPED, inTransaction, isoNow, type CoreContext } from '../context.js';
 
@@ -55,8 +55,7 @@ export function createIssuesService(ctx: CoreContext) {
 
     create(actor: Actor, companyId: string, input: CreateIssueInput): IssueWithLinks {
       return inTransaction(ctx, (tx) => {
-        const company = requireCompany(tx, actor, companyId);
-        if (company.status === 'archived') throw conflict('company_archived', 'Unarchive the company before adding issues');
+        if (assertCompany(tx, actor, companyId) === 'archived') throw conflict('company_archived', 'Unarchive the company before adding issues');
         const status = input.status ?? 'backlog';
         if (status === 'in_progress') {
           throw new ServiceError(409, 'checkout_required', 'Create the issue, then check it out to start it (POST /api/issues/{id}/checkout)');
@@ -78,14 +77,15 @@ export function createIssuesService(ctx: CoreContext) {
           goalId: input.goalId,
           billingCode: input.billingCode,
         });
-        if (input.labelIds?.length) setIssueLabels(tx, row.createdAt, row, input.labelIds);
+        if (!input.labelIds?.length) return withoutLinks(toIssue(row));
+        setIssueLabels(tx, row.createdAt, row, input.labelIds);
         return withLinksOne(tx, toIssue(row));
       }, GROUPED);
     },
 
     /** Sorted by priority, then most recent activity; cursor-paginated. */
     list(actor: Actor, companyId: string, filter: ListIssuesFilter): { items: IssueWithLinks[]; nextCursor: string | null } {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       let assigneeAgentId: string | undefined;
       if (filter.assigneeAgentId) {
         // An unknown shortname matches nothing rather than failing: it is a filter, not a write.

@@ -6,7 +6,7 @@ import type { Actor } from '../kernel/actor.js';
 import { assertRecordAccess } from '../kernel/access.js';
 import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 import { newId } from '../kernel/ids.js';
 
@@ -66,13 +66,13 @@ export function setIssueLabels(tx: Tx, at: string, issue: { id: string; companyI
 export function createLabelsService(ctx: CoreContext) {
   return {
     list(actor: Actor, companyId: string): Label[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return ctx.db.select().from(labels).where(eq(labels.companyId, companyId)).orderBy(labels.name).all().map(toLabel);
     },
 
     create(actor: Actor, companyId: string, input: { name: string; color: string }): Label {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const at = isoNow(ctx);
         try {
           const row = tx.insert(labels).values({ id: newId(), companyId, name: input.name, color: input.color, createdAt: at, updatedAt: at }).returning().get();

@@ -6,7 +6,7 @@ import type { Actor } from '../kernel/actor.js';
 import { assertBoard, assertRecordAccess } from '../kernel/access.js';
 import { notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { changedFields } from '../kernel/patch.js';
 import { validateWorkspace } from '../workspaces/validate.js';
@@ -45,17 +45,17 @@ function rowFields(ctx: CoreContext, actor: Actor, { workspace, ...rest }: Proje
 export function createProjectsService(ctx: CoreContext) {
   return {
     list(actor: Actor, companyId: string): Project[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return ctx.db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(asc(projects.createdAt), sql`rowid`).all().map(toProject);
     },
 
     get: (actor: Actor, projectId: string): Project => toProject(requireProject(ctx.db, actor, projectId)),
 
     create(actor: Actor, companyId: string, input: ProjectInput & { name: string }): Project {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const fields = rowFields(ctx, actor, input);
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const at = isoNow(ctx);
         const row = tx
           .insert(projects)

@@ -9,7 +9,7 @@ import type { Actor } from '../kernel/actor.js';
 import { assertRecordAccess } from '../kernel/access.js';
 import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 import { newId } from '../kernel/ids.js';
 import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
@@ -101,7 +101,7 @@ export function createRoutinesService(ctx: CoreContext, deps: { apiUrl: () => st
 
   return {
     list(actor: Actor, companyId: string): Routine[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const now = ctx.clock.now();
       return ctx.db.select().from(routines).where(and(eq(routines.companyId, companyId), isNull(routines.deletedAt))).orderBy(routines.title).all().map((r) => toRoutine(ctx.db, r, now));
     },
@@ -113,7 +113,7 @@ export function createRoutinesService(ctx: CoreContext, deps: { apiUrl: () => st
     create(actor: Actor, companyId: string, input: CreateRoutineInput): RoutineWithToken {
       checkTrigger(input.trigger);
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const agent = resolveAssignee(tx, companyId, input.assigneeAgentId);
         if (input.projectId) assertProject(tx, companyId, input.projectId);
         const at = isoNow(ctx);

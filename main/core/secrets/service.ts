@@ -10,7 +10,7 @@ import type { Actor } from '../kernel/actor.js';
 import { assertBoard } from '../kernel/access.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
-import { requireCompany } from '../companies/service.js';
+import { assertCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable, type Tx } from '../context.js';
 
 /** A live (not deleted) secret. Every secret route is board-only, so no company check is needed here. */
@@ -87,7 +87,7 @@ export function createSecretsService(ctx: CoreContext) {
 
     list(actor: Actor, companyId: string): Secret[] {
       assertBoard(actor, what);
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const rows = ctx.db
         .select()
         .from(secrets)
@@ -105,11 +105,11 @@ export function createSecretsService(ctx: CoreContext) {
     async create(actor: Actor, companyId: string, input: CreateSecretInput): Promise<Secret> {
       assertBoard(actor, what);
       // Checked before the key is loaded: a refused request must not create the master key.
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       assertNameFree(ctx.db, companyId, input.name);
       const key = await keyring.forWrite();
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         assertNameFree(tx, companyId, input.name);
         keyring.assertCurrent(tx, key);
         const at = isoNow(ctx);

@@ -4,7 +4,7 @@ import type { Actor } from '../../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext } from '../../context.js';
 import { badRequest, ServiceError } from '../../kernel/errors.js';
 import { assertBoard } from '../../kernel/access.js';
-import { requireCompany } from '../../companies/service.js';
+import { assertCompany } from '../../companies/service.js';
 import { recordActivity } from '../../activity/service.js';
 import { assertSecretUri } from '../../secrets/refs.js';
 import { validateAdapterConfig } from '../../agents/adapter-config.js';
@@ -175,7 +175,7 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
 
   function getSettings(actor: Actor, companyId: string): BrandVoiceSettings {
     assertBoard(actor, 'read the brand-voice checker settings');
-    requireCompany(ctx.db, actor, companyId);
+    assertCompany(ctx.db, actor, companyId);
     const row = settingsOf(companyId);
     const cachedVerdicts = ctx.db.select({ n: count() }).from(crmBrandVoiceChecks).where(eq(crmBrandVoiceChecks.companyId, companyId)).get()?.n ?? 0;
     return {
@@ -203,7 +203,7 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
 
     /** The guide: the board and the company's agents read it (agents write their drafts to it). */
     getGuide(actor: Actor, companyId: string): BrandVoiceGuide {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return guideOf(companyId);
     },
 
@@ -214,7 +214,7 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
      */
     putGuide(actor: Actor, companyId: string, body: BrandVoiceGuideBody): BrandVoiceGuide {
       assertBoard(actor, 'edit the brand-voice guide');
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const modelCheck = body.modelCheck;
       const adapterConfig = modelCheck
         ? underModelCheck(() => validateAdapterConfig(ctx.adapters, modelCheck.adapterType, modelCheck.adapterConfig, ctx.db, companyId))
@@ -249,7 +249,7 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
 
     /** POST /crm/brand-voice/check. The hash must be the draft's: a wrong one would poison the cache for another text. */
     check(actor: Actor, companyId: string, body: BrandVoiceCheckBody): Promise<BrandVoiceCheckResult> {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const actual = sha256Hex(Buffer.from(body.draft, 'utf8'));
       if (actual !== body.contentSha256) {
         throw badRequest('content_sha256_mismatch', 'body.contentSha256: is not the sha256 of the UTF-8 bytes of body.draft', { expected: actual });
@@ -263,7 +263,7 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
      */
     putSettings(actor: Actor, companyId: string, body: BrandVoiceSettingsBody): BrandVoiceSettings {
       assertBoard(actor, 'configure the brand-voice checker');
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       if (body.apiKeyRef) assertSecretUri(ctx.db, companyId, body.apiKeyRef, 'body.apiKeyRef');
       inTransaction(ctx, (tx) => {
         const at = isoNow(ctx);
@@ -287,7 +287,7 @@ export function createBrandVoiceService(ctx: CoreContext, deps: BrandVoiceDeps) 
     /** Removes the checker: misses answer 503 again, cached verdicts stay. */
     deleteSettings(actor: Actor, companyId: string): void {
       assertBoard(actor, 'configure the brand-voice checker');
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       ctx.db.delete(crmBrandVoiceSettings).where(eq(crmBrandVoiceSettings.companyId, companyId)).run();
     },
   };

@@ -4,7 +4,7 @@ import { actorRef } from '../../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../../context.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import { validationError } from '../../kernel/error-contract.js';
-import { requireCompany } from '../../companies/service.js';
+import { assertCompany } from '../../companies/service.js';
 import { recordActivity } from '../../activity/service.js';
 import { newId } from '../../kernel/ids.js';
 import { channelAdapters } from '../channels/index.js';
@@ -82,7 +82,7 @@ export function createSequencesService(ctx: CoreContext) {
 
   return {
     list(actor: Actor, companyId: string): Sequence[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return ctx.db
         .select()
         .from(crmSequences)
@@ -93,13 +93,13 @@ export function createSequencesService(ctx: CoreContext) {
     },
 
     get(actor: Actor, companyId: string, sequenceId: string): Sequence {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       return toSequence(requireSequence(ctx.db, companyId, sequenceId));
     },
 
     create(actor: Actor, companyId: string, input: CreateSequenceInput): Sequence {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const outbox = liveOutbox(tx, companyId, input.outboxId);
         const problems = stepProblems(tx, companyId, outbox.channel, input.steps);
         if (problems.length) throw validationError(problems);
@@ -116,7 +116,7 @@ export function createSequencesService(ctx: CoreContext) {
 
     patch(actor: Actor, companyId: string, sequenceId: string, input: PatchSequenceInput): Sequence {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = requireSequence(tx, companyId, sequenceId);
         if (input.steps) {
           const outbox = liveOutbox(tx, companyId, row.outboxId);
@@ -144,7 +144,7 @@ export function createSequencesService(ctx: CoreContext) {
     /** Soft delete; its live enrollments stop (reason `sequence_deleted`). */
     remove(actor: Actor, companyId: string, sequenceId: string): void {
       inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = requireSequence(tx, companyId, sequenceId);
         const at = isoNow(ctx);
         tx.update(crmSequences).set({ deletedAt: at, updatedAt: at }).where(eq(crmSequences.id, row.id)).run();
@@ -156,7 +156,7 @@ export function createSequencesService(ctx: CoreContext) {
     /** Enrolls contacts; one already live in the sequence is skipped (reported), not enrolled twice. */
     enroll(actor: Actor, companyId: string, sequenceId: string, input: EnrollInput): { enrolled: Enrollment[]; skipped: { contact: string; reason: string }[] } {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const seq = requireSequence(tx, companyId, sequenceId);
         const outbox = liveOutbox(tx, companyId, seq.outboxId);
         const form = channelAdapters[outbox.channel].contact;
@@ -201,7 +201,7 @@ export function createSequencesService(ctx: CoreContext) {
     },
 
     listEnrollments(actor: Actor, companyId: string, sequenceId: string, query: { status?: EnrollmentStatus | undefined; limit: number }): Enrollment[] {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       requireSequence(ctx.db, companyId, sequenceId);
       const where = [eq(crmSequenceEnrollments.sequenceId, sequenceId)];
       if (query.status) where.push(eq(crmSequenceEnrollments.status, query.status));
@@ -216,7 +216,7 @@ export function createSequencesService(ctx: CoreContext) {
     },
 
     getEnrollment(actor: Actor, companyId: string, enrollmentId: string): Enrollment {
-      requireCompany(ctx.db, actor, companyId);
+      assertCompany(ctx.db, actor, companyId);
       const row = ctx.db
         .select()
         .from(crmSequenceEnrollments)
@@ -229,7 +229,7 @@ export function createSequencesService(ctx: CoreContext) {
     /** Stops a live enrollment: no further step is sent (a draft already pending stays for the board). */
     stopEnrollment(actor: Actor, companyId: string, enrollmentId: string): Enrollment {
       return inTransaction(ctx, (tx) => {
-        requireCompany(tx, actor, companyId);
+        assertCompany(tx, actor, companyId);
         const row = tx
           .select()
           .from(crmSequenceEnrollments)
