@@ -52,7 +52,7 @@ const addToRollup = (db: Queryable) =>
     });
     return d
       .insert(spendRollups)
-      .values([row('company', p('companyId')), row('agent', p('agentId')), row('project', p('projectId'))] as unknown as (typeof spendRollups.$inferInsert)[])
+      .values([row('company', p('companyId')), row('agent', p('agentId')), row('project', p('projectId'))])
       .onConflictDoUpdate({
         target: [spendRollups.companyId, spendRollups.month, spendRollups.scope, spendRollups.scopeId],
         set: {
