@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import { CompanyIdParams, EmptyBody, Id } from '../kernel/common-contract.js';
 import { badRequest, ServiceError } from '../kernel/errors.js';
@@ -43,7 +43,9 @@ export const agentsRoutes: RouteRegistrar = (app, s) => {
 
   app.post('/api/companies/:companyId/agents', {
     schema: { tags, summary: 'Create an agent (board; agents use hire requests)', params: CompanyIdParams, body: CreateAgentBody, response: { 201: Agent, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.agents.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.agents.create(req.actor, req.params.companyId, req.body));
+    },
   });
 
   app.get('/api/agents/me', {
@@ -76,7 +78,9 @@ export const agentsRoutes: RouteRegistrar = (app, s) => {
 
   app.post('/api/agents/:agentId/keys', {
     schema: { tags, summary: 'Create a long-lived API key; the full key is in this response only (board)', params: AgentIdParams, body: CreateKeyBody, response: { 201: CreatedAgentKey, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.agentKeys.create(req.actor, req.params.agentId, req.body?.name)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.agentKeys.create(req.actor, req.params.agentId, req.body?.name));
+    },
   });
 
   app.get('/api/agents/:agentId/keys', {

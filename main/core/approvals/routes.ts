@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { Issue } from '../issues/contract.js';
@@ -39,7 +39,9 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
       body: CreateApprovalBody,
       response: { 201: ApprovalDetail, ...errorResponses },
     },
-    handler: (req, reply) => answer(reply, 201, approvalSeenBy(s.ctx.db, req.actor, s.approvals.create(req.actor, req.params.companyId, req.body))),
+    handler: (req, reply) => {
+      reply.code(201).send(approvalSeenBy(s.ctx.db, req.actor, s.approvals.create(req.actor, req.params.companyId, req.body)));
+    },
   });
 
   app.post('/api/companies/:companyId/agent-hires', {
@@ -50,7 +52,9 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
       body: CreateHireBody,
       response: { 201: HireResult, ...errorResponses },
     },
-    handler: (req, reply) => answer(reply, 201, s.approvals.hires.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.approvals.hires.create(req.actor, req.params.companyId, req.body));
+    },
   });
 
   app.get('/api/approvals/:approvalId', {
@@ -93,6 +97,8 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
 
   app.post('/api/approvals/:approvalId/comments', {
     schema: { tags, summary: 'Comment on the approval (markdown; the board or an agent of the company)', params: ApprovalIdParams, body: CreateApprovalCommentBody, response: { 201: ApprovalComment, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.approvals.comments.create(req.actor, req.params.approvalId, req.body.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.approvals.comments.create(req.actor, req.params.approvalId, req.body.body));
+    },
   });
 };

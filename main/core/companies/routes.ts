@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { Company, CreateCompanyBody, ListCompaniesQuery, LogoUploadResult, PatchCompanyBody } from './contract.js';
 import { EmptyBody } from '../kernel/common-contract.js';
@@ -22,7 +22,9 @@ export const companiesRoutes: RouteRegistrar = (app, s) => {
 
   app.post('/api/companies', {
     schema: { tags, summary: 'Create a company (board)', body: CreateCompanyBody, response: { 201: Company, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.companies.create(req.actor, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.companies.create(req.actor, req.body));
+    },
   });
 
   app.patch('/api/companies/:companyId', {
@@ -59,7 +61,7 @@ export const companiesRoutes: RouteRegistrar = (app, s) => {
     },
     handler: async (req, reply) => {
       const row = await receiveLogo(req, s, req.params.companyId);
-      return answer(reply, 201, { assetId: row.id, contentType: row.contentType, byteSize: row.byteSize, sha256: row.sha256, url: assetContentUrl(row.id) });
+      return reply.code(201).send({ assetId: row.id, contentType: row.contentType, byteSize: row.byteSize, sha256: row.sha256, url: assetContentUrl(row.id) });
     },
   });
 };

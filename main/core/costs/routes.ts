@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { GROUPED } from '../context.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { AgentCosts, CostEvent, CostSummary, CostsQuery, CreateCostEventBody, ProjectCosts } from './contract.js';
@@ -18,7 +18,9 @@ export const costsRoutes: RouteRegistrar = (app, s) => {
       response: { 201: CostEvent, ...errorResponses },
     },
     // Answered in the same turn as the write: it may share the turn's commit (context.ts).
-    handler: (req, reply) => answer(reply, 201, s.costs.record(req.actor, req.params.companyId, req.body, GROUPED)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.costs.record(req.actor, req.params.companyId, req.body, GROUPED));
+    },
   });
   app.get('/api/companies/:companyId/costs/summary', {
     schema: { tags, summary: `Company spend, budget and utilization. ${monthNote}`, params: CompanyIdParams, querystring: CostsQuery, response: { 200: CostSummary, ...errorResponses } },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ZodApp } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import type { RouteServices } from '../kernel/route.js';
 import {
@@ -37,7 +37,9 @@ export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
   });
   app.post(`${base}/outboxes`, {
     schema: { tags, summary: 'Create an outbox (board; 201)', params: CompanyIdParams, body: CreateOutboxBody, response: { 201: Outbox, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.crm.outboxes.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.crm.outboxes.create(req.actor, req.params.companyId, req.body));
+    },
   });
   app.patch(`${base}/outboxes/:outboxId`, {
     schema: { tags, summary: 'Change an outbox (board)', params: OutboxIdParams, body: UpdateOutboxBody, response: { 200: Outbox, ...errorResponses } },
@@ -55,7 +57,9 @@ export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
   });
   app.post(`${base}/allowlist`, {
     schema: { tags, summary: 'Add an allowlist entry (board; 201; 409 when the same entry exists)', params: CompanyIdParams, body: CreateAllowlistEntryBody, response: { 201: AllowlistEntry, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.crm.allowlist.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.crm.allowlist.create(req.actor, req.params.companyId, req.body));
+    },
   });
   app.delete(`${base}/allowlist/:entryId`, {
     schema: { tags, summary: 'Remove an allowlist entry (board; 204)', params: AllowlistEntryIdParams, response: { 204: z.null(), ...errorResponses } },
@@ -72,7 +76,9 @@ export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
   });
   app.post(`${base}/approval-rules`, {
     schema: { tags, summary: 'Create an approval rule (board; 201)', params: CompanyIdParams, body: CreateRuleBody, response: { 201: ApprovalRule, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.crm.rules.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.crm.rules.create(req.actor, req.params.companyId, req.body));
+    },
   });
   app.patch(`${base}/approval-rules/:ruleId`, {
     schema: { tags, summary: 'Change an approval rule (board)', params: RuleIdParams, body: UpdateRuleBody, response: { 200: ApprovalRule, ...errorResponses } },
@@ -97,7 +103,9 @@ export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
   });
   app.post(`${base}/content-pieces`, {
     schema: { tags, summary: 'Create a content piece (201; 409 when the sourcePath is taken)', params: CompanyIdParams, body: CreateContentPieceBody, response: { 201: ContentPiece, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.crm.contentPieces.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.crm.contentPieces.create(req.actor, req.params.companyId, req.body));
+    },
   });
   app.get(`${base}/content-pieces/:pieceId`, {
     schema: { tags, summary: 'One content piece', params: ContentPieceIdParams, response: { 200: ContentPiece, ...errorResponses } },

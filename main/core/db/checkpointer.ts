@@ -20,7 +20,7 @@ import type { Logger } from '../kernel/logger.js';
  * backstop keeps that rare, and small, since the worker has already copied and synced nearly
  * everything. At SQLite's 1,000 pages it ran every 60 or so commit groups of an issue update and
  * took 3-15 ms, about half of all commit time (bench/README.md, issue 17). A WAL file that grew
- * past {@link WAL_SIZE_LIMIT_BYTES} (a reader held the log longer than usual) is truncated back to
+ * past {@link walSizeLimit} (a reader held the log longer than usual) is truncated back to
  * it when the log starts over. The limit sits above the backstop's own size, so the restarts of a
  * steady writer leave the file as it is and later frames overwrite it: shrinking it on every restart
  * cost the writer's thread 4-17 ms, and growing it again one allocation per append. If the worker
@@ -39,8 +39,11 @@ export interface Checkpointer {
 export const COMMITS_PER_CHECKPOINT = 100;
 /** The serving connection's own checkpoint threshold while the worker runs (32 MiB of 4 KiB pages). */
 export const BACKSTOP_PAGES = 8000;
-/** A WAL that grew past this is truncated to it when it starts over: room for a backstop's worth of frames (4,120 bytes each). */
-export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * A WAL that grew past this is truncated to it when it starts over: twice what the backstop lets it
+ * reach (a frame is a page and its 24-byte header), so 66 MB with the default 4 KiB pages.
+ */
+export const walSizeLimit = (pageSize: number): number => 2 * BACKSTOP_PAGES * (pageSize + 24);
 /** A commit not yet checkpointed is folded back at most this much later (timed from the first such commit, not pushed back by each). */
 export const QUIET_MS = 250;
 
@@ -155,7 +158,7 @@ export function startCheckpointer(file: string, options: CheckpointerOptions): C
   const giveBack = (): void => {
     if (own) setServing(own.autocheckpoint, own.sizeLimit);
   };
-  setServing(BACKSTOP_PAGES, WAL_SIZE_LIMIT_BYTES);
+  if (serving?.open) setServing(BACKSTOP_PAGES, walSizeLimit(Number(serving.pragma('page_size', { simple: true }))));
   const fail = (err: unknown): void => {
     if (!alive) return;
     alive = false;

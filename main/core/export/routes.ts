@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams, Id } from '../kernel/common-contract.js';
 import { assertBoard } from '../kernel/access.js';
 import { badRequest, ServiceError } from '../kernel/errors.js';
@@ -83,7 +83,7 @@ export const exportRoutes: RouteRegistrar = (app, s) => {
           throw badRequest('invalid_multipart', `The multipart body is malformed: ${err instanceof Error ? err.message : String(err)}`);
         }
         if (!received) throw badRequest('missing_file', 'The multipart body has no file part named "file"');
-        return answer(reply, 201, await service.importFile(req.actor, file));
+        return reply.code(201).send(await service.importFile(req.actor, file));
       } finally {
         removeStaging(dir);
       }

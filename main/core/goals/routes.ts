@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { CreateGoalBody, Goal, GoalIdParams, PatchGoalBody } from './contract.js';
 
@@ -13,7 +13,9 @@ export const goalsRoutes: RouteRegistrar = (app, s) => {
   });
   app.post('/api/companies/:companyId/goals', {
     schema: { tags, params: CompanyIdParams, body: CreateGoalBody, response: { 201: Goal, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.goals.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.goals.create(req.actor, req.params.companyId, req.body));
+    },
   });
   app.get('/api/goals/:goalId', {
     schema: { tags, params: GoalIdParams, response: { 200: Goal, ...errorResponses } },

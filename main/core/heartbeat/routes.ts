@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { answer, errorResponses } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams, Id } from '../kernel/common-contract.js';
 import { AgentIdParams } from '../agents/contract.js';
 import { HeartbeatRun, HeartbeatSettings, InstanceSettings, ListRunsQuery, PutHeartbeatSettingsBody, PutInstanceSettingsBody, RunLogPage } from './contract.js';
@@ -25,7 +25,9 @@ export const heartbeatRoutes: RouteRegistrar = (app, s) => {
       body: z.strictObject({ issueId: Id.optional().describe('Focus the run on this issue') }).nullish(),
       response: { 202: InvokeResponse, ...errorResponses },
     },
-    handler: (req, reply) => answer(reply, 202, s.runs.invoke(req.actor, req.params.agentId, req.body?.issueId)),
+    handler: (req, reply) => {
+      reply.code(202).send(s.runs.invoke(req.actor, req.params.agentId, req.body?.issueId));
+    },
   });
 
   app.get('/api/companies/:companyId/heartbeat-runs', {

@@ -3,7 +3,7 @@ import { setupDemo } from '../../demo/setup.js';
 import { assertBoard } from '../kernel/access.js';
 import { ServiceError } from '../kernel/errors.js';
 import type { BoardLoginCodes } from './board-login.js';
-import { errorResponses, type ZodApp, answer } from '../kernel/route.js';
+import { errorResponses, type ZodApp } from '../kernel/route.js';
 
 /**
  * `POST /api/demo`: the onboarding's "start the demo company". It runs the same setup as
@@ -49,7 +49,7 @@ export function demoRoutes(app: ZodApp, options: { apiUrl: () => string; boardTo
       const demo = await setupDemo(client, { invoke: req.body?.invoke ?? true, ...(req.body?.pace !== undefined ? { pace: req.body.pace } : {}) });
       // The caller holds the board token already, so a sign-in code for the same board gives nothing away.
       const boardUrl = `${url}/#/login?code=${options.loginCodes.issue()}`;
-      return answer(reply, 201, { company: demo.company, agents: demo.agents.map((a) => ({ id: a.id, name: a.name })), boardUrl });
+      return reply.code(201).send({ company: demo.company, agents: demo.agents.map((a) => ({ id: a.id, name: a.name })), boardUrl });
     },
   });
 }

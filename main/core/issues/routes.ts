@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams, EmptyBody } from '../kernel/common-contract.js';
 import { ServiceError, badRequest } from '../kernel/errors.js';
 import { CheckoutBody, Comment, CreateCommentBody, CreateIssueBody, Issue, IssueDetail, IssuePage, IssueWithLinks, ListCommentsQuery, ListIssuesQuery, PatchIssueBody } from './contract.js';
@@ -46,7 +46,9 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
 
   app.post('/api/companies/:companyId/issues', {
     schema: { tags, params: CompanyIdParams, body: CreateIssueBody, response: { 201: IssueWithLinks, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.issues.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.issues.create(req.actor, req.params.companyId, req.body));
+    },
   });
 
   app.get('/api/issues/:issueId', {
@@ -121,6 +123,8 @@ export const issuesRoutes: RouteRegistrar = (app, s) => {
   app.post('/api/issues/:issueId/comments', {
     onError: retryAfterOnError,
     schema: { tags, summary: 'Comment (markdown); @Name mentions wake those agents', params: IssueIdParams, body: CreateCommentBody, response: { 201: Comment, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.comments.create(req.actor, req.params.issueId, req.body.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.comments.create(req.actor, req.params.issueId, req.body.body));
+    },
   });
 };

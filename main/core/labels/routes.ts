@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { CreateLabelBody, Label, LabelIdParams, PatchLabelBody } from './contract.js';
 
@@ -13,7 +13,9 @@ export const labelsRoutes: RouteRegistrar = (app, s) => {
   });
   app.post('/api/companies/:companyId/labels', {
     schema: { tags, params: CompanyIdParams, body: CreateLabelBody, response: { 201: Label, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.labels.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.labels.create(req.actor, req.params.companyId, req.body));
+    },
   });
   app.patch('/api/labels/:labelId', {
     schema: { tags, params: LabelIdParams, body: PatchLabelBody, response: { 200: Label, ...errorResponses } },

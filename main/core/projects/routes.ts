@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { errorResponses, answer } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { CreateProjectBody, PatchProjectBody, Project, ProjectIdParams } from './contract.js';
 
@@ -13,7 +13,9 @@ export const projectsRoutes: RouteRegistrar = (app, s) => {
   });
   app.post('/api/companies/:companyId/projects', {
     schema: { tags, params: CompanyIdParams, body: CreateProjectBody, response: { 201: Project, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.projects.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.projects.create(req.actor, req.params.companyId, req.body));
+    },
   });
   app.get('/api/projects/:projectId', {
     schema: { tags, params: ProjectIdParams, response: { 200: Project, ...errorResponses } },

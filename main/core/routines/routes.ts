@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
-import { answer, errorResponses } from '../kernel/route.js';
+import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { CreateRoutineBody, FiringsQuery, HookParams, PatchRoutineBody, Routine, RoutineFiring, RoutineIdParams, RoutineWithToken } from './contract.js';
 import { MAX_WEBHOOK_BODY_BYTES } from './service.js';
@@ -16,7 +16,9 @@ export const routinesRoutes: RouteRegistrar = (app, s) => {
   });
   app.post('/api/companies/:companyId/routines', {
     schema: { tags, summary: 'Create a routine; a webhook trigger answers with its token once', params: CompanyIdParams, body: CreateRoutineBody, response: { 201: RoutineWithToken, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.routines.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.routines.create(req.actor, req.params.companyId, req.body));
+    },
   });
   app.get('/api/routines/:routineId', {
     schema: { tags, params: RoutineIdParams, response: { 200: Routine, ...errorResponses } },
@@ -39,7 +41,9 @@ export const routinesRoutes: RouteRegistrar = (app, s) => {
   });
   app.post('/api/routines/:routineId/fire', {
     schema: { tags, summary: 'Fire now: agents of the company fire api routines; the board fires any routine', params: RoutineIdParams, body: AnyJson.optional(), response: { 201: RoutineFiring, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.routines.fireByApi(req.actor, req.params.routineId, req.body ?? null)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.routines.fireByApi(req.actor, req.params.routineId, req.body ?? null));
+    },
   });
   app.get('/api/routines/:routineId/firings', {
     schema: { tags, summary: 'Firings, newest first: slot, trigger, outcome and issue; one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: RoutineIdParams, querystring: FiringsQuery, response: { 200: z.array(RoutineFiring), ...errorResponses } },
@@ -49,6 +53,8 @@ export const routinesRoutes: RouteRegistrar = (app, s) => {
     config: { public: true },
     bodyLimit: MAX_WEBHOOK_BODY_BYTES,
     schema: { tags, summary: 'Fire a webhook routine; the token in the path is the only credential (unknown token: 404)', security: [], params: HookParams, body: AnyJson.optional(), response: { 201: RoutineFiring, ...errorResponses } },
-    handler: (req, reply) => answer(reply, 201, s.routines.fireByHook(req.params.token, req.body ?? null)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.routines.fireByHook(req.params.token, req.body ?? null));
+    },
   });
 };

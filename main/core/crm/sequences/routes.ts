@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/route.js';
-import { errorResponses, answer } from '../../kernel/route.js';
+import { errorResponses } from '../../kernel/route.js';
 import { CompanyIdParams, EmptyBody } from '../../kernel/common-contract.js';
 import { CreateSequenceBody, EnrollBody, Enrollment, EnrollmentIdParams, EnrollResult, ListEnrollmentsQuery, PatchSequenceBody, Sequence, SequenceIdParams } from './contract.js';
 
@@ -23,7 +23,9 @@ export const crmSequencesRoutes: RouteRegistrar = (app, s) => {
       body: CreateSequenceBody,
       response: { 201: Sequence, ...errorResponses },
     },
-    handler: (req, reply) => answer(reply, 201, s.crmSequences.create(req.actor, req.params.companyId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.crmSequences.create(req.actor, req.params.companyId, req.body));
+    },
   });
 
   app.get(`${base}/:sequenceId`, {
@@ -57,7 +59,9 @@ export const crmSequencesRoutes: RouteRegistrar = (app, s) => {
       body: EnrollBody,
       response: { 201: EnrollResult, ...errorResponses },
     },
-    handler: (req, reply) => answer(reply, 201, s.crmSequences.enroll(req.actor, req.params.companyId, req.params.sequenceId, req.body)),
+    handler: (req, reply) => {
+      reply.code(201).send(s.crmSequences.enroll(req.actor, req.params.companyId, req.params.sequenceId, req.body));
+    },
   });
 
   app.get('/api/companies/:companyId/crm/enrollments/:enrollmentId', {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/route.js';
-import { errorResponses, answer } from '../../kernel/route.js';
+import { errorResponses } from '../../kernel/route.js';
 import { ServiceError } from '../../kernel/errors.js';
 import { MAX_UPLOAD_BYTES } from '../../assets/service.js';
 import { receiveFile } from '../../assets/upload.js';
@@ -36,7 +36,7 @@ export const attachmentsRoutes: RouteRegistrar = (app, s) => {
           { declared: file.declaredType },
         );
       }
-      return answer(reply, 201, s.attachments.create(req.actor, issue, { bytes: file.bytes, fileName: file.fileName, contentType }));
+      return reply.code(201).send(s.attachments.create(req.actor, issue, { bytes: file.bytes, fileName: file.fileName, contentType }));
     },
   });
 

@@ -26,9 +26,9 @@ export const issueDocumentsRoutes: RouteRegistrar = (app, s) => {
       body: PutDocumentBody,
       response: { 200: IssueDocument, 201: IssueDocument, ...errorResponses },
     },
-    handler: async (req, reply) => {
+    handler: (req, reply) => {
       const { document, created } = s.issueDocuments.put(req.actor, req.params.issueId, req.params.key, req.body);
-      return reply.code(created ? 201 : 200).send(document);
+      reply.code(created ? 201 : 200).send(document);
     },
   });
 

@@ -22,9 +22,9 @@ export const issueInteractionsRoutes: RouteRegistrar = (app, s) => {
       body: CreateInteractionBody,
       response: { 200: Interaction, 201: Interaction, ...errorResponses },
     },
-    handler: async (req, reply) => {
+    handler: (req, reply) => {
       const { interaction, created } = s.issueInteractions.create(req.actor, req.params.issueId, req.body);
-      return reply.code(created ? 201 : 200).send(interaction);
+      reply.code(created ? 201 : 200).send(interaction);
     },
   });
 
