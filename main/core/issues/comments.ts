@@ -42,8 +42,10 @@ const mentionCandidates = (db: Queryable) =>
       .where(and(eq(agents.companyId, p('companyId')), ne(agents.status, 'terminated')))
       .prepare(),
   );
+// Only the activity time changes (no trigger writes to issues), so the row after it is the row
+// before with that time: nothing to read back.
 const touchIssueRow = (db: Queryable) =>
-  prepared(db, 'comments.touchIssue', (d) => d.update(issues).set({ lastActivityAt: sql`${p('at')}` }).where(eq(issues.id, p('issueId'))).returning().prepare());
+  prepared(db, 'comments.touchIssue', (d) => d.update(issues).set({ lastActivityAt: sql`${p('at')}` }).where(eq(issues.id, p('issueId'))).prepare());
 
 /**
  * Adds a comment inside `tx`: records `@mentions` of living agents of the company and a wake
@@ -68,7 +70,7 @@ export function insertComment(tx: Tx, at: string, actor: Actor, issue: IssueRow,
     requestWake(tx, at, { companyId: issue.companyId, agentId, reason: 'mention', issueId: issue.id, commentId: row.id });
   }
   if (actor.kind === 'board') supersedeForBoardComment(tx, at, issue.id, row.id);
-  const updated = touchIssueRow(tx).get({ at, issueId: issue.id })!;
+  touchIssueRow(tx).run({ at, issueId: issue.id });
   recordActivity(tx, at, actor, {
     companyId: issue.companyId,
     action: 'issue.commented',
@@ -77,7 +79,7 @@ export function insertComment(tx: Tx, at: string, actor: Actor, issue: IssueRow,
     summary: `Comment on ${issue.identifier}${mentioned.length ? ` mentioning ${mentioned.length} agent(s)` : ''}`,
     details: { commentId: row.id, mentionedAgentIds: mentioned },
   });
-  return { comment: toComment(row, mentioned), issue: updated };
+  return { comment: toComment(row, mentioned), issue: { ...issue, lastActivityAt: at } };
 }
 
 /**

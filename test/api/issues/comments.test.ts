@@ -31,6 +31,30 @@ describe('mention parsing', () => {
 });
 
 describe('comments', () => {
+  it('moves the issue to the top of recent activity; a PATCH with a comment answers the issue as stored', async () => {
+    const issue = await createIssue(t, companyId);
+    const before = (await t.api('GET', `/api/issues/${issue.id}`)).body;
+    // Timestamps have millisecond precision: a later one must be strictly later.
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await tick();
+    const posted = await t.api('POST', `/api/issues/${issue.id}/comments`, { body: { body: 'A first look' } });
+    expect(posted.status).toBe(201);
+    const touched = (await t.api('GET', `/api/issues/${issue.id}`)).body;
+    expect(posted.body.createdAt).toEqual(expect.any(String));
+    expect(touched.lastActivityAt).toBe(posted.body.createdAt);
+    expect(touched.lastActivityAt > before.lastActivityAt).toBe(true);
+    // Nothing else of the issue changed.
+    expect({ ...touched, lastActivityAt: null }).toEqual({ ...before, lastActivityAt: null });
+
+    await tick();
+    const patched = await t.api('PATCH', `/api/issues/${issue.id}`, { body: { priority: 'high', comment: 'Raised' } });
+    expect(patched.status).toBe(200);
+    const stored = (await t.api('GET', `/api/issues/${issue.id}`)).body;
+    expect(patched.body.lastActivityAt).toBe(stored.lastActivityAt);
+    expect(patched.body.lastActivityAt > touched.lastActivityAt).toBe(true);
+    expect(patched.body).toMatchObject({ priority: 'high', updatedAt: stored.updatedAt });
+  });
+
   it('records mentions and wakes each mentioned agent, never the author', async () => {
     const ada = await createAgent(t, companyId, { name: 'Ada' });
     const bob = await createAgent(t, companyId, { name: 'Bob' });
