@@ -49,10 +49,12 @@ export const issues = sqliteTable(
   (t) => [
     uniqueIndex('issues_identifier_uq').on(t.identifier),
     uniqueIndex('issues_company_number_uq').on(t.companyId, t.number),
-    index('issues_company_sort_idx').on(t.companyId, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
-    // The list's filters end in the sort columns so a filtered first page is read in order from the
-    // index instead of walking the whole company sort order (bench/README.md, Scale).
-    index('issues_company_status_idx').on(t.companyId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id),
+    // The list's order (priority, then activity) after the status: a page of one status is read
+    // in order from the index, and a list of several statuses or none merges one walk per status
+    // (list-query.ts). No index holds that order without the status: its entry would move on
+    // every bump of an issue's activity, where these move only with a change of status.
+    // `deleted_at` last: a list walks this index without reading the table (list-query.ts).
+    index('issues_company_status_idx').on(t.companyId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id, t.deletedAt),
     // An agent's own open work ("my todo issues"): assignee and status, then the sort order.
     // The indexes keyed by a reference leave out the issues without one (an unassigned backlog, an
     // issue in no project): every lookup on them is `column = ?`, which implies IS NOT NULL, so
@@ -60,9 +62,6 @@ export const issues = sqliteTable(
     // a new issue's insert, bench/README.md).
     index('issues_assignee_status_idx')
       .on(t.assigneeAgentId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id)
-      .where(sql`${t.assigneeAgentId} IS NOT NULL`),
-    index('issues_assignee_sort_idx')
-      .on(t.assigneeAgentId, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id)
       .where(sql`${t.assigneeAgentId} IS NOT NULL`),
     index('issues_parent_idx').on(t.parentId).where(sql`${t.parentId} IS NOT NULL`),
     index('issues_project_idx').on(t.projectId).where(sql`${t.projectId} IS NOT NULL`),
