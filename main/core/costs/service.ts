@@ -35,7 +35,15 @@ export function toCostEvent(row: CostEventRow): CostEvent {
 /** The issue by UUID or identifier; missing and foreign issues get the same 400. */
 // Every cost event runs these: built once per connection (db/prepared.ts), every column bound.
 const p = sql.placeholder;
-const reportingAgent = (db: Queryable) => prepared(db, 'costs.agent', (d) => d.select({ companyId: agents.companyId, name: agents.name }).from(agents).where(eq(agents.id, p('id'))).prepare());
+// The reporting agent with what the budget rules read of it (budget-rules.ts, CostEventFacts).
+const reportingAgent = (db: Queryable) =>
+  prepared(db, 'costs.agent', (d) =>
+    d
+      .select({ id: agents.id, companyId: agents.companyId, name: agents.name, status: agents.status, budgetMonthlyCents: agents.budgetMonthlyCents })
+      .from(agents)
+      .where(eq(agents.id, p('id')))
+      .prepare(),
+  );
 const COST_EVENT_COLUMNS = ['id', 'companyId', 'agentId', 'provider', 'model', 'inputTokens', 'outputTokens', 'costMicroCents', 'runId', 'issueId', 'projectId', 'occurredAt', 'createdAt'] as const;
 const insertCostEvent = (db: Queryable) =>
   prepared(db, 'costs.insert', (d) =>
@@ -124,7 +132,7 @@ export function createCostsService(ctx: CoreContext) {
           occurredAt: occurred.toISOString(),
           createdAt: at,
         } satisfies Record<(typeof COST_EVENT_COLUMNS)[number], unknown>)!;
-        addToRollups(tx, row);
+        const totals = addToRollups(tx, row);
         recordActivity(tx, at, actor, {
           companyId,
           action: 'cost.recorded',
@@ -133,7 +141,7 @@ export function createCostsService(ctx: CoreContext) {
           summary: `Agent "${agent.name}" reported ${microToCents(row.costMicroCents)} cents (${row.provider}/${row.model}, ${row.inputTokens} in / ${row.outputTokens} out tokens)`,
           details: { agentId: row.agentId, costCents: microToCents(row.costMicroCents), occurredAt: row.occurredAt },
         });
-        const cancellations = applyBudgetRules(tx, at, now, row);
+        const cancellations = applyBudgetRules(tx, at, now, row, { agent, totals });
         if (cancellations.length > 0) afterCommit(tx, () => cancelRuns(ctx, cancellations));
         return toCostEvent(row);
       }, options);

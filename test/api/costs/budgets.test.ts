@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent, createAgentKey, createCompany } from '../../helpers/core.js';
 import { expectError, useKeyAndSettle } from '../agents/helpers.js';
-import { actions, rows, spend, startCostsCore, stopOf, type CostsCore } from './helpers.js';
+import { actions, costBody, postCost, rows, spend, startCostsCore, stopOf, type CostsCore } from './helpers.js';
 
 let c: CostsCore;
 let companyId: string;
@@ -138,6 +138,38 @@ describe('100% of an agent budget', () => {
     await c.t.api('GET', `/api/companies/${companyId}/agents`);
     await getAgent(ada.id);
     expect(c.t.snapshot()).toEqual(before);
+  });
+
+  it('resumes a budget-paused agent on its first cost event of a new month, and judges it on that month alone', async () => {
+    const ada = await createAgent(c.t, companyId, { budgetMonthlyCents: 100 });
+    await spend(c.t, companyId, ada.id, 150);
+    c.clock.set('2025-04-01T09:00:00.000Z');
+    // Nothing read the agent since the month turned: the cost event itself lifts the pause.
+    await spend(c.t, companyId, ada.id, 30);
+    const budgetActions = () => rows(c.t, "SELECT action FROM activity WHERE entity_id = ? AND action LIKE 'agent.budget_%' ORDER BY seq", ada.id).map((r) => r.action);
+    expect(budgetActions()).toEqual(['agent.budget_paused', 'agent.budget_resumed']);
+    // April's spend alone (30, then 90, then 110) warns and then pauses again.
+    await spend(c.t, companyId, ada.id, 60);
+    await spend(c.t, companyId, ada.id, 20);
+    expect(await getAgent(ada.id)).toMatchObject({ status: 'paused', pauseReason: 'budget', spentMonthlyCents: 110 });
+    expect(budgetActions()).toEqual(['agent.budget_paused', 'agent.budget_resumed', 'agent.budget_paused']);
+    expect(alerts().filter((a) => a.window_start.startsWith('2025-04')).map((a) => [a.threshold, a.spent_micro_cents])).toEqual([
+      [80, 90_000_000],
+      [100, 110_000_000],
+    ]);
+  });
+
+  it('judges this month by this month: a late report for last month moves neither its alerts nor its pauses', async () => {
+    const ada = await createAgent(c.t, companyId, { budgetMonthlyCents: 100 });
+    await c.t.api('PATCH', `/api/companies/${companyId}`, { body: { budgetMonthlyCents: 1000 } });
+    await spend(c.t, companyId, ada.id, 10);
+    const late = await postCost(c.t, companyId, costBody(ada.id, { costCents: 5000, occurredAt: '2025-02-27T10:00:00.000Z' }));
+    expect(late.status, late.text).toBe(201);
+    expect(await getAgent(ada.id)).toMatchObject({ status: 'idle', spentMonthlyCents: 10 });
+    expect(alerts()).toEqual([]);
+    // The next event of this month is judged on this month's 10 + 85, and warns the agent only.
+    await spend(c.t, companyId, ada.id, 85);
+    expect(alerts().map((a) => [a.scope_key, a.threshold, a.spent_micro_cents])).toEqual([[`agent:${ada.id}`, 80, 95_000_000]]);
   });
 
   it('also resumes at the month boundary when the agent is read alone', async () => {
