@@ -35,7 +35,7 @@ const openBlockersOf = (db: Queryable) =>
   );
 
 /** The 409 a checkout of an issue with open blockers gets, or null. */
-export function blockedRefusal(db: Queryable, issue: IssueRow): ServiceError | null {
+export function blockedRefusal(db: Queryable, issue: Pick<IssueRow, 'id' | 'identifier'>): ServiceError | null {
   const open = openBlockers(db, issue.id);
   if (open.length === 0) return null;
   return conflict('issue_blocked', `${issue.identifier} waits for ${open.map((b) => b.identifier).join(', ')}; it can be checked out once they are done`, {

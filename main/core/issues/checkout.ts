@@ -1,11 +1,11 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { inJsonList, prepared } from '../db/prepared.js';
-import { issues, type IssueRow } from './schema.js';
+import { issues } from './schema.js';
 import { agents } from '../agents/schema.js';
 import type { Issue } from './contract.js';
 import { toIssue } from './present.js';
 import { blockedRefusal } from './blockers.js';
-import { requireIssue } from './lookup.js';
+import { requireIssue, requireIssueLock, type IssueLock } from './lookup.js';
 import type { Actor } from '../kernel/actor.js';
 import { badRequest, conflict, forbidden, ServiceError } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
@@ -77,7 +77,7 @@ export interface CheckoutRequest {
   runId: string | null;
 }
 
-function checkoutAgent(tx: Tx, actor: Actor, issue: IssueRow, requested: string | undefined) {
+function checkoutAgent(tx: Tx, actor: Actor, issue: IssueLock, requested: string | undefined) {
   let agentId: string;
   if (actor.kind === 'agent') {
     if (requested && requested !== actor.agentId) throw forbidden('An agent checks out issues for itself only', 'not_own_agent');
@@ -102,7 +102,7 @@ export function createCheckoutService(ctx: CoreContext) {
   return {
     checkout(actor: Actor, issueRef: string, req: CheckoutRequest): Issue {
       return inTransaction(ctx, (tx) => {
-        const issue = requireIssue(tx, actor, issueRef);
+        const issue = requireIssueLock(tx, actor, issueRef);
         const agent = checkoutAgent(tx, actor, issue, req.agentId);
         // Work waiting for unfinished issues cannot start; the holder's own re-checkout still can.
         const blocked = issue.checkoutAgentId === agent.id ? null : blockedRefusal(tx, issue);
@@ -142,8 +142,9 @@ export function createCheckoutService(ctx: CoreContext) {
      */
     release(actor: Actor, issueRef: string): Issue {
       return inTransaction(ctx, (tx) => {
-        const issue = requireIssue(tx, actor, issueRef);
-        if (!issue.checkoutAgentId) return toIssue(issue);
+        const issue = requireIssueLock(tx, actor, issueRef);
+        // Nobody holds it: nothing to write, and the answer is the whole issue as it is.
+        if (!issue.checkoutAgentId) return toIssue(requireIssue(tx, actor, issue.id));
         if (actor.kind === 'agent' && actor.agentId !== issue.checkoutAgentId) {
           throw forbidden('Only the agent holding the checkout, or the board, can release it', 'not_checkout_owner');
         }
@@ -164,7 +165,7 @@ export function createCheckoutService(ctx: CoreContext) {
 }
 
 /** The 409 that says who holds the issue, or why the status did not fit, and not to retry. */
-function explainRefusal(tx: Tx, issue: IssueRow, agentId: string, req: CheckoutRequest): ServiceError {
+function explainRefusal(tx: Tx, issue: IssueLock, agentId: string, req: CheckoutRequest): ServiceError {
   if (issue.checkoutAgentId && issue.checkoutAgentId !== agentId) {
     const owner = tx.select({ id: agents.id, name: agents.name }).from(agents).where(eq(agents.id, issue.checkoutAgentId)).get();
     return new ServiceError(409, 'checkout_conflict', `${issue.identifier} is checked out by ${owner?.name ?? 'another agent'}. Do not retry: pick other work.`, {

@@ -19,10 +19,43 @@ export const issueRowById = (db: Queryable, id: string): IssueRow | undefined =>
 
 /** An issue by UUID or readable identifier (`ACME-42`), visible to the actor; else 404. */
 export function requireIssue(db: Queryable, actor: Actor, idOrIdentifier: string): IssueRow {
+  return visible(actor, idOrIdentifier, (id) => byId(db).get({ id }), (identifier) => byIdentifier(db).get({ identifier }));
+}
+
+/**
+ * What checkout and release read of an issue before their one UPDATE, which answers the whole row:
+ * the rules and the activity entry need these columns only, and V8 building the other twenty
+ * values was most of the cost of the read (issue 17).
+ */
+export type IssueLock = Pick<IssueRow, 'id' | 'companyId' | 'identifier' | 'status' | 'checkoutAgentId' | 'checkoutRunId' | 'deletedAt'>;
+const LOCK = {
+  id: issues.id,
+  companyId: issues.companyId,
+  identifier: issues.identifier,
+  status: issues.status,
+  checkoutAgentId: issues.checkoutAgentId,
+  checkoutRunId: issues.checkoutRunId,
+  deletedAt: issues.deletedAt,
+};
+const lockById = (db: Queryable) => prepared(db, 'issues.lockById', (d) => d.select(LOCK).from(issues).where(eq(issues.id, sql.placeholder('id'))).prepare());
+const lockByIdentifier = (db: Queryable) =>
+  prepared(db, 'issues.lockByIdentifier', (d) => d.select(LOCK).from(issues).where(eq(issues.identifier, sql.placeholder('identifier'))).prepare());
+
+/** `requireIssue` for checkout and release: the same lookup, access check and 404, fewer columns. */
+export function requireIssueLock(db: Queryable, actor: Actor, idOrIdentifier: string): IssueLock {
+  return visible(actor, idOrIdentifier, (id) => lockById(db).get({ id }), (identifier) => lockByIdentifier(db).get({ identifier }));
+}
+
+function visible<T extends { companyId: string; deletedAt: string | null }>(
+  actor: Actor,
+  idOrIdentifier: string,
+  byUuid: (id: string) => T | undefined,
+  byReadable: (identifier: string) => T | undefined,
+): T {
   const key = idOrIdentifier.trim();
-  let row: IssueRow | undefined;
-  if (UUID.test(key)) row = byId(db).get({ id: key.toLowerCase() });
-  else if (IDENTIFIER.test(key.toUpperCase())) row = byIdentifier(db).get({ identifier: key.toUpperCase() });
+  let row: T | undefined;
+  if (UUID.test(key)) row = byUuid(key.toLowerCase());
+  else if (IDENTIFIER.test(key.toUpperCase())) row = byReadable(key.toUpperCase());
   if (!row || row.deletedAt) throw notFound('Issue');
   assertRecordAccess(actor, row.companyId, 'Issue');
   return row;

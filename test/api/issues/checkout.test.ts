@@ -123,6 +123,34 @@ describe('checkout', () => {
     expect(noop.status).toBe(200);
   });
 
+  it('finds the issue by its identifier too; a deleted or foreign issue is a 404 that writes nothing; a free issue releases as it is', async () => {
+    const [a] = await hire(1);
+    const issue = await createIssue(t, companyId, { status: 'todo' });
+    const byIdentifier = await claim(t, issue.identifier.toLowerCase(), a!, { expectedStatuses: ['todo'] });
+    expect(byIdentifier.body).toMatchObject({ id: issue.id, status: 'in_progress', checkoutAgentId: a!.id });
+    const released = await t.api('POST', `/api/issues/${issue.identifier}/release`, { token: a!.key });
+    expect(released.body).toMatchObject({ id: issue.id, status: 'todo', checkoutAgentId: null });
+    // Nobody holds it now: the answer is the issue as stored, and nothing is written.
+    const before = t.snapshot();
+    const free = await t.api('POST', `/api/issues/${issue.id}/release`, { token: a!.key });
+    expect(free.status).toBe(200);
+    const { body: stored } = await t.api('GET', `/api/issues/${issue.id}`);
+    expect(stored).toMatchObject(free.body);
+    expect(t.snapshot()).toEqual(before);
+
+    const otherCompany = await createCompany(t, 'Other Co');
+    const stranger = await createAgent(t, otherCompany, { name: 'Stranger' });
+    const strangerKey = await createAgentKey(t, stranger.id);
+    const gone = await createIssue(t, companyId, { status: 'todo' });
+    expect((await t.api('DELETE', `/api/issues/${gone.id}`)).status).toBe(204);
+    const quiet = t.snapshot();
+    for (const [ref, token] of [[issue.id, strangerKey], [gone.id, a!.key], [gone.identifier, a!.key]] as const) {
+      expect((await checkout(t, ref, token, { expectedStatuses: ['todo'] })).status, ref).toBe(404);
+      expect((await t.api('POST', `/api/issues/${ref}/release`, { token })).status, ref).toBe(404);
+    }
+    expect(t.snapshot()).toEqual(quiet);
+  });
+
   it('done ends the checkout', async () => {
     const [a] = await hire(1);
     const issue = await createIssue(t, companyId, { status: 'todo' });
