@@ -4,7 +4,6 @@ import { agents, type AgentRow, type AgentStatus } from '../agents/schema.js';
 import { companies } from '../companies/schema.js';
 import { budgetAlerts } from './schema.js';
 import { agentSpendMicro, companySpendMicro } from './spend.js';
-import type { MonthTotals } from './rollups.js';
 import { microToCents, reachedPercent, STOP_PERCENT, WARNING_PERCENT } from './money.js';
 import { inWindow, monthWindow, type MonthWindow } from './window.js';
 import { newId } from '../kernel/ids.js';
@@ -182,14 +181,11 @@ function exhaustCompany(tx: Queryable, at: string, w: MonthWindow, s: Scope, spe
 }
 
 /**
- * What the cost event's transaction already read before the rules run: its agent (checked to be of
- * the company) and the month's totals its rollup upsert answered. The rules use them instead of
- * reading them again, except where they could have changed: an agent the rules resume first is
- * read afresh, and totals of another month than this one are not this month's spend.
+ * What the cost event's transaction already read before the rules run: its agent, checked to be of
+ * the company. The rules use it instead of reading it again, unless they resume that agent first.
  */
 export interface CostEventFacts {
   agent: BudgetAgent;
-  totals: MonthTotals;
 }
 
 /** After one cost event, inside its transaction. Returns the runs to cancel after commit. */
@@ -205,11 +201,10 @@ export function applyBudgetRules(
   const resumed = liftBudgetPauses(tx, at, now, event.companyId);
   // An event dated in another month (late report, or a few minutes ahead) does not move this month.
   const added = inWindow(event.occurredAt, w) ? event.costMicroCents : 0;
-  const totals = facts?.totals.month === w.month ? facts.totals : null;
 
   const agent = facts && !resumed.includes(event.agentId) ? facts.agent : agentById(tx).get({ id: event.agentId });
   if (agent && agent.budgetMonthlyCents > 0) {
-    const spent = totals ? totals.agentMicro : agentSpendMicro(tx, agent.id, w);
+    const spent = agentSpendMicro(tx, agent.id, w);
     warnOnce(tx, at, w, { companyId: agent.companyId, agentId: agent.id, name: agent.name }, spent, agent.budgetMonthlyCents);
     if (reachedPercent(spent, agent.budgetMonthlyCents, STOP_PERCENT) && ACTIVE.includes(agent.status)) {
       out.push(pauseForBudget(tx, at, w, agent, spent));
@@ -219,7 +214,7 @@ export function applyBudgetRules(
   const company = companyById(tx).get({ id: event.companyId });
   if (company && company.budgetMonthlyCents > 0) {
     const s: Scope = { companyId: company.id, agentId: null, name: company.name };
-    const spent = totals ? totals.companyMicro : companySpendMicro(tx, company.id, w);
+    const spent = companySpendMicro(tx, company.id, w);
     warnOnce(tx, at, w, s, spent, company.budgetMonthlyCents);
     // Only the event that crosses the line stops the company; later ones find it stopped already.
     const crossed = reachedPercent(spent, company.budgetMonthlyCents, STOP_PERCENT) && !reachedPercent(spent - added, company.budgetMonthlyCents, STOP_PERCENT);

@@ -19,36 +19,20 @@ export const monthOf = (occurredAt: string): string => occurredAt.slice(0, 7);
 
 type EventForRollup = Pick<typeof costEvents.$inferSelect, 'companyId' | 'agentId' | 'projectId' | 'costMicroCents' | 'inputTokens' | 'outputTokens' | 'occurredAt'>;
 
-/** The month's spend of an event's company and agent once the event is added to it. */
-export interface MonthTotals {
-  month: string;
-  companyMicro: number;
-  agentMicro: number;
-}
-
 /**
- * Adds one cost event to its company's, agent's and project's month, and answers the company's
- * and agent's new totals: the budget rules need them, and the upsert has them at hand. Called
- * inside the event's own transaction (costs/service.ts), so the rollup and the events can never
- * disagree.
+ * Adds one cost event to its company's, agent's and project's month. Called inside the event's own
+ * transaction (costs/service.ts), so the rollup and the events can never disagree.
  */
-export function addToRollups(tx: Queryable, e: EventForRollup): MonthTotals {
-  const month = monthOf(e.occurredAt);
-  const rows = addToRollup(tx).all({
+export function addToRollups(tx: Queryable, e: EventForRollup): void {
+  addToRollup(tx).run({
     companyId: e.companyId,
-    month,
+    month: monthOf(e.occurredAt),
     agentId: e.agentId,
     projectId: e.projectId ?? '',
     costMicroCents: e.costMicroCents,
     inputTokens: e.inputTokens,
     outputTokens: e.outputTokens,
   });
-  const total = (scope: SpendScope): number => {
-    const row = rows.find((r) => r.scope === scope);
-    if (!row) throw new Error(`the ${scope} rollup of a cost event was not written`);
-    return row.costMicroCents;
-  };
-  return { month, companyMicro: total('company'), agentMicro: total('agent') };
 }
 
 // The three scopes of an event in one upsert: every cost event runs it, and in the server each
@@ -78,7 +62,6 @@ const addToRollup = (db: Queryable) =>
           events: sql`${spendRollups.events} + 1`,
         },
       })
-      .returning({ scope: spendRollups.scope, costMicroCents: spendRollups.costMicroCents })
       .prepare();
   });
 

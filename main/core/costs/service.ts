@@ -132,7 +132,7 @@ export function createCostsService(ctx: CoreContext) {
           occurredAt: occurred.toISOString(),
           createdAt: at,
         } satisfies Record<(typeof COST_EVENT_COLUMNS)[number], unknown>)!;
-        const totals = addToRollups(tx, row);
+        addToRollups(tx, row);
         recordActivity(tx, at, actor, {
           companyId,
           action: 'cost.recorded',
@@ -141,7 +141,7 @@ export function createCostsService(ctx: CoreContext) {
           summary: `Agent "${agent.name}" reported ${microToCents(row.costMicroCents)} cents (${row.provider}/${row.model}, ${row.inputTokens} in / ${row.outputTokens} out tokens)`,
           details: { agentId: row.agentId, costCents: microToCents(row.costMicroCents), occurredAt: row.occurredAt },
         });
-        const cancellations = applyBudgetRules(tx, at, now, row, { agent, totals });
+        const cancellations = applyBudgetRules(tx, at, now, row, { agent });
         if (cancellations.length > 0) afterCommit(tx, () => cancelRuns(ctx, cancellations));
         return toCostEvent(row);
       }, options);
