@@ -182,7 +182,10 @@ function exhaustCompany(tx: Queryable, at: string, w: MonthWindow, s: Scope, spe
 
 /**
  * What the cost event's transaction already read before the rules run: its agent, checked to be of
- * the company. The rules use it instead of reading it again, unless they resume that agent first.
+ * the company. Nothing in between writes to agents, so the rules use it instead of reading it
+ * again. They read it afresh if they resume it first; that cannot change an outcome today (an
+ * agent resumes only below its budget, and only at or above it does its status matter), but keeps
+ * the rules reading the agent as it is should they come to depend on its status elsewhere.
  */
 export interface CostEventFacts {
   agent: BudgetAgent;

@@ -43,11 +43,11 @@ function decodeCursor(cursor: string): Cursor {
  * and (assignee, status, priority, activity). One status is an equality, so SQLite walks such an
  * index in order and stops at the page's end. Several statuses, or none, are a merge: one walk per
  * status, each stopping at the page's length, and the at most seven short runs sorted together.
- * The company's index also holds `deleted_at`, so those walks read the index alone; the table is
- * read for the rows of the page only.
- * Indexes in the list's order without the status (there were two) had to move their entry on every
- * bump of an issue's activity, which checkout, release, comments and edits all do; the two keyed
- * by status move only when the status changes, which then moves them anyway (bench/README.md).
+ * The company's index also holds `deleted_at`, so with no filter (or a label only) those walks
+ * read the index alone, and the table is read for the rows of the page only.
+ * Every index holding the activity time rewrites an issue's entry on each bump of it, which
+ * checkout, release, comments and edits all do: two more indexes in the list's order without the
+ * status made that four entries a bump instead of two (bench/README.md, ninth pass).
  */
 function shapeOf(q: IssueListQuery) {
   return {
@@ -91,8 +91,8 @@ function build(db: Queryable, shape: Shape) {
       .limit(p('limit'))
       .prepare();
   }
-  // Each status's first page from its index alone (the index holds every column the walk reads),
-  // then the page of the merged walks, and only then the rows of that page from the table.
+  // Each status's first page as rowids and sort keys, then the page of the merged walks, and only
+  // then the rows of that page from the table.
   const walks = ISSUE_STATUSES.map(
     (_, i) =>
       sql`SELECT "rid", "r", "t", "i" FROM (SELECT ${issues}.rowid AS "rid", ${issues.priorityRank} AS "r", ${issues.lastActivityAt} AS "t", ${issues.id} AS "i" FROM ${issues} WHERE ${and(...where, eq(issues.status, p(statusSlot(i))))} ORDER BY ${ORDER()} LIMIT ${p('limit')})`,

@@ -51,9 +51,9 @@ export const issues = sqliteTable(
     uniqueIndex('issues_company_number_uq').on(t.companyId, t.number),
     // The list's order (priority, then activity) after the status: a page of one status is read
     // in order from the index, and a list of several statuses or none merges one walk per status
-    // (list-query.ts). No index holds that order without the status: its entry would move on
-    // every bump of an issue's activity, where these move only with a change of status.
-    // `deleted_at` last: a list walks this index without reading the table (list-query.ts).
+    // (list-query.ts). Every index holding the activity time rewrites an issue's entry on each
+    // bump of it (checkout, release, comments, edits), so only these two hold it (migration 0019).
+    // `deleted_at` last: an unfiltered list walks this index without reading the table.
     index('issues_company_status_idx').on(t.companyId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id, t.deletedAt),
     // An agent's own open work ("my todo issues"): assignee and status, then the sort order.
     // The indexes keyed by a reference leave out the issues without one (an unassigned backlog, an
