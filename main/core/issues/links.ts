@@ -28,18 +28,19 @@ export function withLinks(db: Queryable, items: Issue[]): IssueWithLinks[] {
 // Qualified by hand: drizzle writes a single table's column unqualified, and inside the blockers
 // subquery a bare "id" would name the joined issue, not the one asked for.
 const outerId = sql.raw('"issues"."id"');
+/** One issue's links as JSON arrays, for a statement over `issues` (here, and the GET's row read). */
+export const linkColumns = {
+  labelIds: sql<string>`(SELECT json_group_array(l.label_id) FROM issue_labels l WHERE l.issue_id = ${outerId})`,
+  blockedBy: sql<string>`(SELECT json_group_array(json_array(b.blocker_issue_id, bi.status)) FROM issue_blockers b JOIN issues bi ON bi.id = b.blocker_issue_id WHERE b.issue_id = ${outerId})`,
+  blocks: sql<string>`(SELECT json_group_array(b.issue_id) FROM issue_blockers b WHERE b.blocker_issue_id = ${outerId})`,
+};
+export interface LinkColumns {
+  labelIds: string;
+  blockedBy: string;
+  blocks: string;
+}
 const linksOfOne = (db: Queryable) =>
-  prepared(db, 'issues.linksOfOne', (d) =>
-    d
-      .select({
-        labelIds: sql<string>`(SELECT json_group_array(l.label_id) FROM issue_labels l WHERE l.issue_id = ${outerId})`,
-        blockedBy: sql<string>`(SELECT json_group_array(json_array(b.blocker_issue_id, bi.status)) FROM issue_blockers b JOIN issues bi ON bi.id = b.blocker_issue_id WHERE b.issue_id = ${outerId})`,
-        blocks: sql<string>`(SELECT json_group_array(b.issue_id) FROM issue_blockers b WHERE b.blocker_issue_id = ${outerId})`,
-      })
-      .from(issues)
-      .where(eq(issues.id, sql.placeholder('id')))
-      .prepare(),
-  );
+  prepared(db, 'issues.linksOfOne', (d) => d.select(linkColumns).from(issues).where(eq(issues.id, sql.placeholder('id'))).prepare());
 
 /** An issue inserted in this transaction without labels: nothing links to it yet, so there is nothing to read. */
 export function withoutLinks(item: Issue): IssueWithLinks {
@@ -47,7 +48,11 @@ export function withoutLinks(item: Issue): IssueWithLinks {
 }
 
 export function withLinksOne(db: Queryable, item: Issue): IssueWithLinks {
-  const row = linksOfOne(db).get({ id: item.id });
+  return withLinksFrom(item, linksOfOne(db).get({ id: item.id }));
+}
+
+/** The links of `linkColumns` as read, assigned onto the issue. */
+export function withLinksFrom(item: Issue, row: LinkColumns | undefined): IssueWithLinks {
   const blockedBy = row ? (JSON.parse(row.blockedBy) as [string, string][]) : [];
   return Object.assign(item, {
     labelIds: row ? (JSON.parse(row.labelIds) as string[]) : [],

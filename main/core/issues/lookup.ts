@@ -19,7 +19,7 @@ export const issueRowById = (db: Queryable, id: string): IssueRow | undefined =>
 
 /** An issue by UUID or readable identifier (`ACME-42`), visible to the actor; else 404. */
 export function requireIssue(db: Queryable, actor: Actor, idOrIdentifier: string): IssueRow {
-  return visible(actor, idOrIdentifier, (id) => byId(db).get({ id }), (identifier) => byIdentifier(db).get({ identifier }));
+  return visibleIssue(actor, idOrIdentifier, (id) => byId(db).get({ id }), (identifier) => byIdentifier(db).get({ identifier }));
 }
 
 /**
@@ -43,10 +43,11 @@ const lockByIdentifier = (db: Queryable) =>
 
 /** `requireIssue` for checkout and release: the same lookup, access check and 404, fewer columns. */
 export function requireIssueLock(db: Queryable, actor: Actor, idOrIdentifier: string): IssueLock {
-  return visible(actor, idOrIdentifier, (id) => lockById(db).get({ id }), (identifier) => lockByIdentifier(db).get({ identifier }));
+  return visibleIssue(actor, idOrIdentifier, (id) => lockById(db).get({ id }), (identifier) => lockByIdentifier(db).get({ identifier }));
 }
 
-function visible<T extends { companyId: string; deletedAt: string | null }>(
+/** The row one of two lookups finds for a UUID or an identifier, visible to the actor; else 404. */
+export function visibleIssue<T extends { companyId: string; deletedAt: string | null }>(
   actor: Actor,
   idOrIdentifier: string,
   byUuid: (id: string) => T | undefined,

@@ -1,14 +1,15 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { prepared } from '../db/prepared.js';
-import { issueRowById } from './lookup.js';
-import type { IssueRow } from './schema.js';
+import { issueRowById, visibleIssue } from './lookup.js';
+import { issues, type IssueRow } from './schema.js';
+import type { Actor } from '../kernel/actor.js';
 import type { Issue, IssueDetail } from './contract.js';
 import { projects } from '../projects/schema.js';
 import { goals } from '../goals/schema.js';
 import type { Queryable } from '../context.js';
 import { legacyPlanBlock } from './legacy-plan.js';
 import { documentsView } from './documents/service.js';
-import { withLinksOne } from './links.js';
+import { linkColumns, withLinksFrom, type LinkColumns } from './links.js';
 
 export function toIssue(row: IssueRow): Issue {
   return {
@@ -48,8 +49,20 @@ const goalById = (db: Queryable) =>
 const projectRef = (db: Queryable, id: string | null) => (id ? (projectById(db).get({ id }) ?? null) : null);
 const goalRef = (db: Queryable, id: string | null) => (id ? (goalById(db).get({ id }) ?? null) : null);
 
-/** GET of one issue: the issue plus its context (spec 2.4). */
-export function issueDetail(db: Queryable, row: IssueRow): IssueDetail {
+// The GET's issue and its links in one statement: in the server each statement has a fixed cost
+// that its work in SQLite does not show (bench/README.md, issue 17). Built once per connection.
+const detailColumns = { ...getTableColumns(issues), ...linkColumns };
+const detailById = (db: Queryable) => prepared(db, 'issues.detailById', (d) => d.select(detailColumns).from(issues).where(eq(issues.id, sql.placeholder('id'))).prepare());
+const detailByIdentifier = (db: Queryable) =>
+  prepared(db, 'issues.detailByIdentifier', (d) => d.select(detailColumns).from(issues).where(eq(issues.identifier, sql.placeholder('identifier'))).prepare());
+
+/** GET of one issue by UUID or identifier, visible to the actor (else 404): the issue plus its context (spec 2.4). */
+export function requireIssueDetail(db: Queryable, actor: Actor, idOrIdentifier: string): IssueDetail {
+  const row = visibleIssue(actor, idOrIdentifier, (id) => detailById(db).get({ id }), (identifier) => detailByIdentifier(db).get({ identifier }));
+  return issueDetail(db, row, row);
+}
+
+function issueDetail(db: Queryable, row: IssueRow, links: LinkColumns): IssueDetail {
   const ancestors: IssueDetail['ancestors'] = [];
   const seen = new Set([row.id]);
   let parentId = row.parentId;
@@ -69,7 +82,7 @@ export function issueDetail(db: Queryable, row: IssueRow): IssueDetail {
   }
   const legacy = legacyPlanBlock(row.description);
   // Assigned onto the fresh linked issue rather than spread (see links.ts: a spread this wide is slow).
-  return Object.assign(withLinksOne(db, toIssue(row)), {
+  return Object.assign(withLinksFrom(toIssue(row), links), {
     project: projectRef(db, row.projectId),
     goal: goalRef(db, row.goalId),
     ancestors,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { issues, type IssueRow } from './schema.js';
 import type { CreateIssueInput, IssueDetail, IssueWithLinks, PatchIssueInput } from './contract.js';
-import { toIssue, issueDetail } from './present.js';
+import { toIssue, requireIssueDetail } from './present.js';
 import { requireIssue } from './lookup.js';
 import { assertGoal, assertParent, assertProject, resolveAssignee } from './references.js';
 import { checkStatusChange, RELEASING_STATUSES } from './status-rules.js';
@@ -121,7 +121,7 @@ export function createIssuesService(ctx: CoreContext) {
     },
 
     get(actor: Actor, idOrIdentifier: string): IssueDetail {
-      return issueDetail(ctx.db, requireIssue(ctx.db, actor, idOrIdentifier));
+      return requireIssueDetail(ctx.db, actor, idOrIdentifier);
     },
 
     patch(actor: Actor, idOrIdentifier: string, input: PatchIssueInput): IssueWithLinks {
