@@ -6,10 +6,11 @@
 // machine's description.
 // Usage: node bench/ceiling.mjs [--rounds 3] [--duration 2] [--label text] [--only scenario-substring]
 //        [--profile dir]  (runs the server under --cpu-prof, profile written to dir on exit)
-// Rounds: every ceiling and scenario is measured once per round, in turn, and each scenario's ratio
-// is taken against its ceiling of the same round; the median of the rounds is reported. On a
-// shared virtual machine the speed drifts by tens of percent within a minute, so a ceiling measured
-// once, a minute before a scenario, says little about it.
+// Rounds: every scenario is measured once per round, between two measurements of its ceiling, and
+// its ratio is taken against their mean; the median of the rounds is reported. On a shared virtual
+// machine the speed drifts by tens of percent within a minute, so a ceiling measured once, a
+// minute before a scenario, says little about it. The table's ceiling columns are the medians of
+// the pairs' means each scenario was compared with.
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -36,6 +37,18 @@ const CLIENTS = 8;
 // Four agents with a running heartbeat each (the default cap of concurrent runs), two clients each.
 const AGENTS = 4;
 const TOKEN = 'hcb_bench-board-token';
+// The scenarios' names, as recorded in results/ceiling.jsonl; --only matches any part of one.
+const S = {
+  GET_BOARD: 'GET /api/issues/{id} board token',
+  GET_AGENT: 'GET /api/issues/{id} agent key',
+  LIST: 'GET issues list (50, status=todo, assignee)',
+  PATCH: 'PATCH /api/issues/{id}',
+  COMMENT: 'POST /api/issues/{id}/comments',
+  CREATE: 'POST /api/companies/{id}/issues',
+  COST: 'POST /api/companies/{id}/cost-events (agent key)',
+  CHECKOUT: 'checkout + release (agent key + run header, 8 clients)',
+  LIST_BARE: 'GET issues list, against the bare 50-row page',
+};
 const wanted = (name) => !values.only || name.toLowerCase().includes(values.only.toLowerCase());
 
 requireBuild();
@@ -192,69 +205,87 @@ async function checkoutCycles(todo) {
 }
 
 const agentHeaders = (a) => ({ authorization: `Bearer ${a.key}`, 'content-type': 'application/json' });
-let results = [];
-let ceilings = {};
-async function scenario(name, ceilingName, fn) {
-  if (!wanted(name)) return;
-  const r = await fn();
-  const c = ceilings[ceilingName];
-  const row = { name, ceiling: ceilingName, ...r, ratio: c ? r.perSec / c.perSec : null, cpuRatio: c ? c.cpuUsPerOp / r.cpuUsPerOp : null };
-  results.push(row);
-  const cpu = Number.isFinite(r.cpuUsPerOp) ? `, ${r.cpuUsPerOp.toFixed(0)} µs CPU each` : '';
-  const ratios = row.ratio !== null ? `, ${(row.ratio * 100).toFixed(1)}% of ${ceilingName} (CPU: ${(row.cpuRatio * 100).toFixed(1)}%)` : '';
-  console.log(`${name}: ${r.perSec.toFixed(0)}/s${r.p99Ms !== undefined ? `, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms` : ''}${cpu}${ratios}`);
-}
-async function measureCeiling(name, fn) {
-  ceilings[name] = await fn();
-  const cpu = Number.isFinite(ceilings[name].cpuUsPerOp) ? `, ${ceilings[name].cpuUsPerOp.toFixed(0)} µs CPU each` : '';
-  console.log(`ceiling ${name}: ${ceilings[name].perSec.toFixed(0)}/s${ceilings[name].p99Ms !== undefined ? `, p99 ${ceilings[name].p99Ms} ms` : ''}${cpu}`);
-}
 
 const target = seeded[5000];
 const todoIds = db.prepare("SELECT id FROM issues WHERE company_id = ? AND status = 'todo' ORDER BY number LIMIT 400").all(company.id).map((r) => r.id);
-
-const reads = ['GET /api/issues/{id} board', 'GET /api/issues/{id} agent key', 'GET issues list'].some(wanted);
 const listQuery = `status=todo&assigneeAgentId=${agents[1].id}&limit=50`;
 // Both sides must answer the full page, or the ratio compares unlike work.
-if (wanted('GET issues list')) {
+if (wanted(S.LIST)) {
   const ours = await call('GET', `/api/companies/${company.id}/issues?${listQuery}`);
   const bare = await (await fetch(`${ceilingUrl}/list?companyId=${company.id}&${listQuery}`)).json();
   if (ours.items.length !== 50 || bare.items.length !== 50) throw new Error(`list page sizes differ: ${ours.items.length} and ${bare.items.length}`);
 }
-const writes = ['PATCH', 'POST'].some(wanted);
 let n = 0;
 // The raw loop runs on issues nobody else touches (statuses restored after it).
 const spare = db.prepare("SELECT id FROM issues WHERE company_id = ? AND status = 'todo' ORDER BY number DESC LIMIT 100").all(company.id).map((r) => r.id);
 
-/** One round: every wanted ceiling and scenario once, each ceiling just before its scenarios. */
-async function measureRound() {
-  if (reads) await measureCeiling('get-by-id', () => cannon({ url: ceilingUrl, path: `/rows/${target}`, headers: {} }));
-  await scenario('GET /api/issues/{id} board token', 'get-by-id', () => cannon({ path: `/api/issues/${target}` }));
-  await scenario('GET /api/issues/{id} agent key', 'get-by-id', () => cannon({ path: `/api/issues/${target}`, headers: agentHeaders(agents[0]) }));
-  await scenario('GET issues list (50, status=todo, assignee)', 'get-by-id', () => cannon({ path: `/api/companies/${company.id}/issues?${listQuery}` }));
-  // The list against the same 50 rows served bare: the share of a list that is Headcount's own work.
-  if (wanted('GET issues list')) await measureCeiling('list-page', () => cannon({ url: ceilingUrl, path: `/list?companyId=${company.id}&${listQuery}`, headers: {} }));
-  if (results.some((r) => r.name.startsWith('GET issues list'))) {
-    const list = results.find((r) => r.name.startsWith('GET issues list'));
-    const bare = ceilings['list-page'];
-    results.push({ ...list, name: 'GET issues list, against the bare 50-row page', ceiling: 'list-page', ratio: list.perSec / bare.perSec, cpuRatio: bare.cpuUsPerOp / list.cpuUsPerOp });
-  }
+/** How each ceiling is measured. */
+const ceilingRuns = {
+  'get-by-id': () => cannon({ url: ceilingUrl, path: `/rows/${target}`, headers: {} }),
+  'list-page': () => cannon({ url: ceilingUrl, path: `/list?companyId=${company.id}&${listQuery}`, headers: {} }),
+  // Emptied first: the ceiling's table would otherwise grow by some 30,000 rows a measurement, and
+  // its random keys made each insert slower as it grew (a tenth to a third by the last round).
+  insert: () => {
+    db.exec('DELETE FROM bench_ceiling_rows');
+    return cannon({ url: ceilingUrl, method: 'POST', path: '/rows', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: `row ${++n}` }) }) });
+  },
+  'claim-release': () => claimReleaseLoop(spare, agents[0].id),
+};
 
-  if (writes) {
-    await measureCeiling('insert', () =>
-      cannon({ url: ceilingUrl, method: 'POST', path: '/rows', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: `row ${++n}` }) }) }),
-    );
-  }
-  await scenario('PATCH /api/issues/{id}', 'insert', () =>
+// Each scenario is measured between two measurements of its ceiling, and its ratio is taken against
+// their mean. This machine's speed drifts by a tenth to a quarter from one second to the next (the
+// raw claim/release loop alone, run for 20 s: 7,900-11,300 cycles a second), so a ceiling measured
+// once per round, a scenario or four before, moved a ratio as much as the code did. A ceiling
+// measured after one scenario serves as the one before the next.
+let results = [];
+let ceilings = {};
+let latest = {};
+async function measureCeiling(name) {
+  const m = await ceilingRuns[name]();
+  latest[name] = m;
+  (ceilings[name] ??= []).push(m);
+  const cpu = Number.isFinite(m.cpuUsPerOp) ? `, ${m.cpuUsPerOp.toFixed(0)} µs CPU each` : '';
+  console.log(`ceiling ${name}: ${m.perSec.toFixed(0)}/s${m.p99Ms !== undefined ? `, p99 ${m.p99Ms} ms` : ''}${cpu}`);
+  return m;
+}
+const meanOf = (a, b) => ({ perSec: (a.perSec + b.perSec) / 2, cpuUsPerOp: (a.cpuUsPerOp + b.cpuUsPerOp) / 2 });
+function report(name, ceilingName, r, c) {
+  const row = { name, ceiling: ceilingName, ...r, ceilingPerSec: c.perSec, ceilingCpuUsPerOp: c.cpuUsPerOp, ratio: r.perSec / c.perSec, cpuRatio: c.cpuUsPerOp / r.cpuUsPerOp };
+  results.push(row);
+  const cpu = Number.isFinite(r.cpuUsPerOp) ? `, ${r.cpuUsPerOp.toFixed(0)} µs CPU each` : '';
+  console.log(`${name}: ${r.perSec.toFixed(0)}/s${r.p99Ms !== undefined ? `, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms` : ''}${cpu}, ${(row.ratio * 100).toFixed(1)}% of ${ceilingName} (CPU: ${(row.cpuRatio * 100).toFixed(1)}%)`);
+}
+/**
+ * One scenario between two measurements of its ceiling. `bare`: a second ceiling the same result is
+ * also compared with (the list against the bare page), measured inside the first pair.
+ */
+async function scenario(name, ceilingName, fn, bare) {
+  if (!wanted(name)) return;
+  const before = latest[ceilingName] ?? (await measureCeiling(ceilingName));
+  const bareBefore = bare ? await measureCeiling(bare.ceiling) : null;
+  const r = await fn();
+  const bareAfter = bare ? await measureCeiling(bare.ceiling) : null;
+  const after = await measureCeiling(ceilingName);
+  report(name, ceilingName, r, meanOf(before, after));
+  if (bare) report(bare.name, bare.ceiling, r, meanOf(bareBefore, bareAfter));
+}
+
+/** One round: every wanted scenario once, each between two measurements of its ceiling. */
+async function measureRound() {
+  await scenario(S.GET_BOARD, 'get-by-id', () => cannon({ path: `/api/issues/${target}` }));
+  await scenario(S.GET_AGENT, 'get-by-id', () => cannon({ path: `/api/issues/${target}`, headers: agentHeaders(agents[0]) }));
+  // The list against the same 50 rows served bare: the share of a list that is Headcount's own work.
+  await scenario(S.LIST, 'get-by-id', () => cannon({ path: `/api/companies/${company.id}/issues?${listQuery}` }), { name: S.LIST_BARE, ceiling: 'list-page' });
+  await scenario(S.PATCH, 'insert', () =>
     cannon({ method: 'PATCH', path: `/api/issues/${seeded[7]}`, setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: `Renamed ${++n}` }) }) }),
   );
-  await scenario('POST /api/issues/{id}/comments', 'insert', () =>
+  await scenario(S.COMMENT, 'insert', () =>
     cannon({ method: 'POST', path: `/api/issues/${seeded[42]}/comments`, body: JSON.stringify({ body: 'A benchmark comment with a little **markdown** and no mentions.' }) }),
   );
-  await scenario('POST /api/companies/{id}/issues', 'insert', () =>
+  await scenario(S.CREATE, 'insert', () =>
     cannon({ method: 'POST', path: `/api/companies/${company.id}/issues`, setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: `Bench issue ${++n}`, priority: 'high' }) }) }),
   );
-  await scenario('POST /api/companies/{id}/cost-events (agent key)', 'insert', () =>
+  await scenario(S.COST, 'insert', () =>
     cannon({
       method: 'POST',
       path: `/api/companies/${company.id}/cost-events`,
@@ -263,8 +294,7 @@ async function measureRound() {
     }),
   );
 
-  if (wanted('checkout')) await measureCeiling('claim-release', () => claimReleaseLoop(spare, agents[0].id));
-  await scenario('checkout + release (agent key + run header, 8 clients)', 'claim-release', () => checkoutCycles(todoIds));
+  await scenario(S.CHECKOUT, 'claim-release', () => checkoutCycles(todoIds));
 }
 
 // A first round of 1 s each is not recorded: the server's first seconds after seeding measured a
@@ -273,6 +303,7 @@ const measured = duration;
 duration = 1;
 console.log('warm-up round (not recorded)');
 await measureRound();
+latest = {};
 duration = measured;
 
 const rounds = [];
@@ -280,6 +311,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   console.log(`round ${round} of ${ROUNDS}`);
   results = [];
   ceilings = {};
+  latest = {};
   await measureRound();
   rounds.push({ ceilings, results });
 }
@@ -302,6 +334,8 @@ const summary = rounds[0].results.map((first) => {
     perSec: median(all.map((x) => x.perSec)),
     p50Ms: median(all.map((x) => x.p50Ms)),
     p99Ms: median(all.map((x) => x.p99Ms)),
+    ceilingPerSec: median(all.map((x) => x.ceilingPerSec)),
+    ceilingCpuUsPerOp: median(all.map((x) => x.ceilingCpuUsPerOp)),
     ratio: median(all.map((x) => x.ratio)),
     ratios: all.map((x) => x.ratio),
     cpuUsPerOp: median(all.map((x) => x.cpuUsPerOp)),
@@ -309,8 +343,12 @@ const summary = rounds[0].results.map((first) => {
     cpuRatios: all.map((x) => x.cpuRatio),
   };
 });
+// Every measurement of each ceiling in the run (several per round since each scenario has its pair).
 const ceilingSummary = Object.fromEntries(
-  Object.keys(rounds[0].ceilings).map((k) => [k, { perSec: median(rounds.map((r) => r.ceilings[k].perSec)), cpuUsPerOp: median(rounds.map((r) => r.ceilings[k].cpuUsPerOp)) }]),
+  Object.keys(rounds[0].ceilings).map((k) => {
+    const all = rounds.flatMap((r) => r.ceilings[k] ?? []);
+    return [k, { measurements: all.length, perSec: median(all.map((m) => m.perSec)), cpuUsPerOp: median(all.map((m) => m.cpuUsPerOp)) }];
+  }),
 );
 
 const record = { at: new Date().toISOString(), label: values.label, machine: info, loadAfter: machine().loadAverage1m5m15m, durationSec: duration, rounds: ROUNDS, issues: ISSUES, ceilings: ceilingSummary, results: summary, perRound: rounds };
@@ -323,7 +361,6 @@ const pct = (x) => `${fmt(x * 100, 1)}%`;
 console.log(`\n${info.cpuModel}, ${info.nproc} cores, node ${info.node}, load ${info.loadAverage1m5m15m.join(' ')}; medians of ${ROUNDS} rounds of ${duration} s`);
 console.log('| scenario | per s | p50 ms | p99 ms | ceiling per s | ratio | ratio per round | µs CPU each | ceiling µs CPU | CPU ratio | CPU ratio per round |\n|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|');
 for (const r of summary) {
-  const c = ceilingSummary[r.ceiling];
-  console.log(`| ${r.name} | ${fmt(r.perSec)} | ${fmt(r.p50Ms, 1)} | ${fmt(r.p99Ms, 1)} | ${fmt(c?.perSec)} | ${pct(r.ratio)} | ${r.ratios.map(pct).join(', ')} | ${fmt(r.cpuUsPerOp)} | ${fmt(c?.cpuUsPerOp)} | ${pct(r.cpuRatio)} | ${r.cpuRatios.map(pct).join(', ')} |`);
+  console.log(`| ${r.name} | ${fmt(r.perSec)} | ${fmt(r.p50Ms, 1)} | ${fmt(r.p99Ms, 1)} | ${fmt(r.ceilingPerSec)} | ${pct(r.ratio)} | ${r.ratios.map(pct).join(', ')} | ${fmt(r.cpuUsPerOp)} | ${fmt(r.ceilingCpuUsPerOp)} | ${pct(r.cpuRatio)} | ${r.cpuRatios.map(pct).join(', ')} |`);
 }
 console.log(`appended to ${file}`);

@@ -1,0 +1,153 @@
+// The floor of a checkout + release cycle (issue 17): what the statements a cycle must run cost in
+// SQLite alone, with no HTTP, routing, validation, authentication or serialization, on a database
+// migrated by the server and seeded as bench/ceiling.mjs seeds it (10,000 issues, 4 agents).
+// Each variant runs in turn, several times, for --duration seconds each:
+//   raw      the ceiling's loop: the two conditional UPDATEs, autocommit (bench/ceiling.mjs);
+//   rules    what a cycle must do by the spec's rules: the issue's lock columns, the agent, the
+//            open-blockers check, the claim and release bumping the issue's activity time with
+//            `RETURNING *` (the answer is the whole issue), and an activity entry for each,
+//            committed in groups of eight writes with a savepoint each, as the server's group
+//            commit does (main/core/context.ts);
+//   no-entry `rules` without the two activity entries, to show what they cost.
+// Issue ids are random (v4), as bench/ceiling.mjs seeds them; activity ids are UUIDv7, as the
+// server makes them (kernel/ids.ts).
+// Usage: node bench/checkout-floor.mjs [--duration 2] [--turns 4]
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { v7 as uuidv7 } from 'uuid';
+import { machine, requireBuild, startServer, stopServer, tempHome, writeResult } from './lib.mjs';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '2' }, turns: { type: 'string', default: '4' } } });
+const duration = Number(values.duration);
+const turns = Number(values.turns);
+const ISSUES = 10_000;
+const GROUP = 8;
+const TOKEN = 'hcb_bench-board-token';
+
+requireBuild();
+const info = machine();
+const home = tempHome();
+// The server creates and migrates the database and the company and agents, as in ceiling.mjs.
+const server = await startServer(home, { SERVICE_BOARD_TOKEN: TOKEN });
+const board = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+async function call(method, url, body) {
+  const res = await fetch(server.url + url, { method, headers: board, body: JSON.stringify(body) });
+  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+const company = await call('POST', '/api/companies', { name: 'Checkout Floor' });
+const agents = [];
+for (let i = 0; i < 4; i++) agents.push(await call('POST', `/api/companies/${company.id}/agents`, { name: `Worker ${i}`, adapterType: 'process', adapterConfig: { command: 'true' } }));
+await stopServer(server);
+
+const db = new Database(path.join(home, 'service.db'));
+// The server's connection settings (main/core/db/connection.ts).
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('foreign_keys = ON');
+db.pragma('cache_size = -65536');
+db.pragma('temp_store = MEMORY');
+const insert = db.prepare(`INSERT INTO issues (id, company_id, number, identifier, title, description, status, priority, priority_rank,
+  assignee_agent_id, created_by_type, created_at, updated_at, last_activity_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, ?, 'board', ?, ?, ?)`);
+const statuses = ['backlog', 'todo', 'todo', 'in_review', 'blocked', 'done'];
+const priorities = ['critical', 'high', 'medium', 'low'];
+db.transaction(() => {
+  const base = Date.UTC(2026, 0, 1);
+  for (let n = 1; n <= ISSUES; n++) {
+    const at = new Date(base + n * 60_000).toISOString();
+    insert.run(randomUUID(), company.id, n, `CF-${n}`, `Seeded issue ${n}`, statuses[n % statuses.length], priorities[n % 4], n % 4, agents[n % 4].id, at, at, at);
+  }
+})();
+const todo = db.prepare("SELECT id, assignee_agent_id AS agent FROM issues WHERE company_id = ? AND status = 'todo' ORDER BY number LIMIT 400").all(company.id);
+
+// The statements, as the server's checkout.ts, lookup.ts, blockers.ts and activity/service.ts write them.
+const lock = db.prepare('SELECT id, company_id, identifier, status, checkout_agent_id, checkout_run_id, deleted_at FROM issues WHERE id = ?');
+const agentRow = db.prepare('SELECT id, company_id, name, status FROM agents WHERE id = ?');
+const blockers = db.prepare("SELECT b.id, b.identifier FROM issue_blockers r JOIN issues b ON b.id = r.blocker_issue_id WHERE r.issue_id = ? AND b.status <> 'done'");
+const claim = db.prepare(`UPDATE issues SET status = 'in_progress', assignee_agent_id = @agent, checkout_agent_id = @agent, checkout_run_id = @run,
+  checked_out_at = @at, started_at = coalesce(started_at, @at), updated_at = @at, last_activity_at = @at
+  WHERE id = @id AND status IN ('todo') AND checkout_agent_id IS NULL RETURNING *`);
+const release = db.prepare(`UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL,
+  updated_at = @at, last_activity_at = @at WHERE id = @id RETURNING *`);
+const entry = db.prepare(`INSERT INTO activity (id, company_id, actor_type, actor_id, action, entity_type, entity_id, summary, details, created_at)
+  VALUES (?, ?, 'agent', ?, ?, 'issue', ?, ?, ?, ?)`);
+const rawClaim = db.prepare("UPDATE issues SET status = 'in_progress', checkout_agent_id = ?, checkout_run_id = ?, checked_out_at = ? WHERE id = ? AND status = 'todo' AND checkout_agent_id IS NULL");
+const rawRelease = db.prepare("UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL WHERE id = ? AND checkout_agent_id = ?");
+const begin = db.prepare('BEGIN IMMEDIATE');
+const commit = db.prepare('COMMIT');
+const savepoint = db.prepare('SAVEPOINT w');
+const releaseSavepoint = db.prepare('RELEASE w');
+
+function write(fn) {
+  savepoint.run();
+  fn();
+  releaseSavepoint.run();
+}
+
+/** One cycle by the rules: the checkout's reads and claim, then the release, each with its entry. */
+function ruledCycle(issue, withEntries) {
+  const at = new Date().toISOString();
+  write(() => {
+    const row = lock.get(issue.id);
+    const agent = agentRow.get(issue.agent);
+    if (blockers.all(row.id).length > 0) throw new Error('blocked');
+    const claimed = claim.get({ agent: agent.id, run: 'floor-run', at, id: row.id });
+    if (!claimed) throw new Error('floor claim lost');
+    if (withEntries) entry.run(uuidv7(), row.company_id, agent.id, 'issue.checked_out', row.id, `${row.identifier} checked out by ${agent.name} (run floor-run)`, JSON.stringify({ agentId: agent.id, runId: 'floor-run', previousRunId: null, from: row.status }), at);
+  });
+  write(() => {
+    const row = lock.get(issue.id);
+    release.get({ at, id: row.id });
+    if (withEntries) entry.run(uuidv7(), row.company_id, issue.agent, 'issue.released', row.id, `${row.identifier} released (back to todo)`, JSON.stringify({ agentId: issue.agent, runId: 'floor-run' }), at);
+  });
+}
+
+const variants = {
+  raw: (issue) => {
+    if (rawClaim.run(issue.agent, 'floor-run', new Date().toISOString(), issue.id).changes !== 1) throw new Error('raw claim lost');
+    rawRelease.run(issue.id, issue.agent);
+  },
+  rules: (issue) => ruledCycle(issue, true),
+  'no-entry': (issue) => ruledCycle(issue, false),
+};
+// Groups of GROUP writes share a commit, as under load in the server (a cycle is two writes).
+const grouped = new Set(['rules', 'no-entry']);
+
+function measure(name) {
+  const cycle = variants[name];
+  let cycles = 0;
+  const cpuBefore = process.cpuUsage();
+  const end = performance.now() + duration * 1000;
+  while (performance.now() < end) {
+    if (grouped.has(name)) begin.run();
+    for (let i = 0; i < (grouped.has(name) ? GROUP / 2 : 1); i++) cycle(todo[cycles++ % todo.length]);
+    if (grouped.has(name)) commit.run();
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  return { cyclesPerSec: cycles / duration, cpuUsPerCycle: (cpu.user + cpu.system) / cycles };
+}
+
+const samples = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+for (const name of Object.keys(variants)) measure(name); // warm-up, not recorded
+for (let t = 1; t <= turns; t++) {
+  for (const name of Object.keys(variants)) samples[name].push(measure(name));
+  console.log(`turn ${t}: ${Object.entries(samples).map(([k, v]) => `${k} ${v.at(-1).cpuUsPerCycle.toFixed(0)} µs`).join(', ')}`);
+}
+db.close();
+rmSync(home, { recursive: true, force: true });
+
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const summary = Object.fromEntries(
+  Object.entries(samples).map(([k, v]) => [k, { cpuUsPerCycle: median(v.map((s) => s.cpuUsPerCycle)), cyclesPerSec: median(v.map((s) => s.cyclesPerSec)), samples: v }]),
+);
+const raw = summary.raw.cpuUsPerCycle;
+console.log(`\n${info.cpuModel}, ${info.nproc} cores, node ${info.node}; medians of ${turns} turns of ${duration} s`);
+console.log('| variant | µs CPU a cycle | times the raw loop |\n|---|---:|---:|');
+for (const [k, v] of Object.entries(summary)) console.log(`| ${k} | ${v.cpuUsPerCycle.toFixed(0)} | ${(v.cpuUsPerCycle / raw).toFixed(2)} |`);
+console.log(`written to ${writeResult('checkout-floor', { at: new Date().toISOString(), machine: info, durationSec: duration, turns, issues: ISSUES, group: GROUP, summary })}`);
