@@ -189,7 +189,12 @@ function exhaustCompany(tx: Queryable, at: string, w: MonthWindow, s: Scope, spe
  */
 export interface CostEventFacts {
   agent: BudgetAgent;
+  /** The event's company as its transaction read it (nothing in between writes to companies). */
+  company?: BudgetCompany;
 }
+
+/** What the budget rules read of a company. */
+export type BudgetCompany = { id: string; name: string; budgetMonthlyCents: number };
 
 /** After one cost event, inside its transaction. Returns the runs to cancel after commit. */
 export function applyBudgetRules(
@@ -214,7 +219,7 @@ export function applyBudgetRules(
     }
   }
 
-  const company = companyById(tx).get({ id: event.companyId });
+  const company = facts?.company ?? companyById(tx).get({ id: event.companyId });
   if (company && company.budgetMonthlyCents > 0) {
     const s: Scope = { companyId: company.id, agentId: null, name: company.name };
     const spent = companySpendMicro(tx, company.id, w);

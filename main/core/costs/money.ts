@@ -19,7 +19,16 @@ const MICRO_DIGITS = 6;
  */
 export function centsToMicro(cents: number): number {
   if (!Number.isFinite(cents) || cents < 0) throw new RangeError('cents must be a finite number >= 0');
-  const [mantissa = '0', exponent = '0'] = String(cents).toLowerCase().split('e');
+  const text = String(cents);
+  // Most amounts are written plainly with at most six decimals: their digits are the micro-cents,
+  // exactly, and up to 15 of them parse exactly as a number. This path skips the splitting and the
+  // BigInt below, which were 1.3% of a cost event's CPU (issue 17).
+  const dot = text.indexOf('.');
+  if (!text.includes('e') && (dot === -1 || text.length - dot - 1 <= MICRO_DIGITS)) {
+    const digits = dot === -1 ? text + '000000' : text.slice(0, dot) + text.slice(dot + 1).padEnd(MICRO_DIGITS, '0');
+    if (digits.length <= 15) return Number(digits);
+  }
+  const [mantissa = '0', exponent = '0'] = text.toLowerCase().split('e');
   const [intPart = '0', fracPart = ''] = mantissa.split('.');
   let digits = intPart + fracPart;
   // Where the decimal point falls in `digits` once the value is scaled to micro-cents.

@@ -23,6 +23,16 @@ describe('centsToMicro', () => {
     for (const [cents, micro] of cases) expect(centsToMicro(cents), String(cents)).toBe(micro);
   });
 
+  it('reads any amount of at most six decimals as exactly its micro-cents, at every magnitude', () => {
+    // m / 1e6 prints as the decimal m * 10^-6 (at most 15 significant digits round-trip), so the
+    // plain-text path must give m back; 1e-6 and the largest event amount are the edges.
+    let seed = 17;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const cases = [1, 999_999, 1_000_000, 100_000_000_000_000];
+    for (let i = 0; i < 20_000; i++) cases.push(Math.floor(next() * 10 ** (1 + Math.floor(next() * 14))));
+    for (const micro of cases) expect(centsToMicro(micro / 1e6), String(micro / 1e6)).toBe(micro);
+  });
+
   it('refuses negative and non-finite amounts', () => {
     for (const bad of [-1, -0.0000001, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => centsToMicro(bad)).toThrow(RangeError);
   });
@@ -69,6 +79,19 @@ describe('monthly windows', () => {
     expect(inWindow('2025-01-31T23:59:59.999Z', w)).toBe(true);
     expect(inWindow('2025-02-01T00:00:00.000Z', w)).toBe(false);
     expect(inWindow('2025-01-01T00:00:00.000Z', w)).toBe(true);
+  });
+
+  it('answer the month of each date when asked in any order, and cannot be changed by a caller', () => {
+    // monthWindow keeps the last window it built: crossing a boundary either way must not reuse it.
+    const dates = ['2025-01-31T23:59:59.999Z', '2025-02-01T00:00:00.000Z', '2025-01-31T23:59:59.999Z', '2025-01-01T00:00:00.000Z', '2024-12-31T23:59:59.999Z', '2025-02-28T23:59:59.999Z', '2025-03-01T00:00:00.000Z'];
+    for (const iso of dates) {
+      const w = monthWindow(new Date(iso));
+      expect(w.month, iso).toBe(iso.slice(0, 7));
+      expect(inWindow(iso, w), iso).toBe(true);
+      expect(Object.isFrozen(w)).toBe(true);
+    }
+    expect(monthWindow(new Date('2025-03-15T12:00:00Z'))).toBe(monthWindow(new Date('2025-03-31T00:00:00Z')));
+    expect(() => monthWindow(new Date('not a date'))).toThrow(RangeError);
   });
 
   it('accept YYYY-MM months only', () => {
