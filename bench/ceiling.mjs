@@ -260,7 +260,7 @@ function report(name, ceilingName, r, c) {
  * also compared with (the list against the bare page), measured inside the first pair.
  */
 async function scenario(name, ceilingName, fn, bare) {
-  if (!wanted(name)) return;
+  if (!wanted(name) && !(bare && wanted(bare.name))) return;
   const before = latest[ceilingName] ?? (await measureCeiling(ceilingName));
   const bareBefore = bare ? await measureCeiling(bare.ceiling) : null;
   const r = await fn();

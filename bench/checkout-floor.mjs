@@ -3,14 +3,17 @@
 // migrated by the server and seeded as bench/ceiling.mjs seeds it (10,000 issues, 4 agents).
 // Each variant runs in turn, several times, for --duration seconds each:
 //   raw      the ceiling's loop: the two conditional UPDATEs, autocommit (bench/ceiling.mjs);
-//   rules    what a cycle must do by the spec's rules: the issue's lock columns, the agent, the
-//            open-blockers check, the claim and release bumping the issue's activity time with
+//   rules    what a cycle must do by the spec's rules: the run named by X-Service-Run-Id (active,
+//            of this agent), the issue's lock columns, the agent, the open-blockers check, the
+//            server's claim (expected statuses as a JSON list, the owner's re-checkout and
+//            adoption branches) and release, both bumping the issue's activity time with
 //            `RETURNING *` (the answer is the whole issue), and an activity entry for each,
 //            committed in groups of eight writes with a savepoint each, as the server's group
-//            commit does (main/core/context.ts);
+//            commit does at best (main/core/context.ts);
 //   no-entry `rules` without the two activity entries, to show what they cost.
 // Issue ids are random (v4), as bench/ceiling.mjs seeds them; activity ids are UUIDv7, as the
-// server makes them (kernel/ids.ts).
+// server makes them (kernel/ids.ts), made before each measurement as the server's pool makes them
+// ahead. The variants take turns in a rotating order, so the machine's drift favours none.
 // Usage: node bench/checkout-floor.mjs [--duration 2] [--turns 4]
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -62,14 +65,23 @@ db.transaction(() => {
   }
 })();
 const todo = db.prepare("SELECT id, assignee_agent_id AS agent FROM issues WHERE company_id = ? AND status = 'todo' ORDER BY number LIMIT 400").all(company.id);
+// Each agent's heartbeat run, as the run header names it.
+const runOf = new Map(agents.map((a) => [a.id, uuidv7()]));
+const insertRun = db.prepare(`INSERT INTO heartbeat_runs (id, company_id, agent_id, status, trigger, reasons, adapter_type, queued_at, started_at)
+  VALUES (?, ?, ?, 'running', 'manual', '[]', 'process', ?, ?)`);
+for (const [agentId, runId] of runOf) insertRun.run(runId, company.id, agentId, new Date().toISOString(), new Date().toISOString());
 
 // The statements, as the server's checkout.ts, lookup.ts, blockers.ts and activity/service.ts write them.
+const runAgent = db.prepare('SELECT agent_id, status FROM heartbeat_runs WHERE id = ?');
 const lock = db.prepare('SELECT id, company_id, identifier, status, checkout_agent_id, checkout_run_id, deleted_at FROM issues WHERE id = ?');
 const agentRow = db.prepare('SELECT id, company_id, name, status FROM agents WHERE id = ?');
 const blockers = db.prepare("SELECT b.id, b.identifier FROM issue_blockers r JOIN issues b ON b.id = r.blocker_issue_id WHERE r.issue_id = ? AND b.status <> 'done'");
 const claim = db.prepare(`UPDATE issues SET status = 'in_progress', assignee_agent_id = @agent, checkout_agent_id = @agent, checkout_run_id = @run,
-  checked_out_at = @at, started_at = coalesce(started_at, @at), updated_at = @at, last_activity_at = @at
-  WHERE id = @id AND status IN ('todo') AND checkout_agent_id IS NULL RETURNING *`);
+  checked_out_at = CASE WHEN checkout_agent_id = @agent THEN checked_out_at ELSE @at END, started_at = coalesce(started_at, @at),
+  updated_at = @at, last_activity_at = @at
+  WHERE id = @id AND ((checkout_agent_id = @agent AND coalesce(checkout_run_id, '') = coalesce(@run, ''))
+    OR (status IN (SELECT value FROM json_each(@expected)) AND (checkout_agent_id IS NULL OR (checkout_agent_id = @agent AND @stale = 1))))
+  RETURNING *`);
 const release = db.prepare(`UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL,
   updated_at = @at, last_activity_at = @at WHERE id = @id RETURNING *`);
 const entry = db.prepare(`INSERT INTO activity (id, company_id, actor_type, actor_id, action, entity_type, entity_id, summary, details, created_at)
@@ -87,27 +99,40 @@ function write(fn) {
   releaseSavepoint.run();
 }
 
+// Activity ids, made ahead of each measurement (see above).
+let ids = [];
+const nextId = () => ids.pop() ?? uuidv7();
+
+/** The run header's check: an active run of this agent (issues/routes.ts, runIdOf). */
+function checkRun(agentId) {
+  const run = runAgent.get(runOf.get(agentId));
+  if (run?.agent_id !== agentId || run.status !== 'running') throw new Error('run not active');
+}
+
 /** One cycle by the rules: the checkout's reads and claim, then the release, each with its entry. */
 function ruledCycle(issue, withEntries) {
   const at = new Date().toISOString();
+  const run = runOf.get(issue.agent);
+  checkRun(issue.agent);
   write(() => {
     const row = lock.get(issue.id);
     const agent = agentRow.get(issue.agent);
     if (blockers.all(row.id).length > 0) throw new Error('blocked');
-    const claimed = claim.get({ agent: agent.id, run: 'floor-run', at, id: row.id });
+    const claimed = claim.get({ agent: agent.id, run, at, id: row.id, expected: '["todo"]', stale: 0 });
     if (!claimed) throw new Error('floor claim lost');
-    if (withEntries) entry.run(uuidv7(), row.company_id, agent.id, 'issue.checked_out', row.id, `${row.identifier} checked out by ${agent.name} (run floor-run)`, JSON.stringify({ agentId: agent.id, runId: 'floor-run', previousRunId: null, from: row.status }), at);
+    if (withEntries) entry.run(nextId(), row.company_id, agent.id, 'issue.checked_out', row.id, `${row.identifier} checked out by ${agent.name} (run ${run})`, JSON.stringify({ agentId: agent.id, runId: run, previousRunId: null, from: row.status }), at);
   });
+  checkRun(issue.agent);
   write(() => {
     const row = lock.get(issue.id);
     release.get({ at, id: row.id });
-    if (withEntries) entry.run(uuidv7(), row.company_id, issue.agent, 'issue.released', row.id, `${row.identifier} released (back to todo)`, JSON.stringify({ agentId: issue.agent, runId: 'floor-run' }), at);
+    if (withEntries) entry.run(nextId(), row.company_id, issue.agent, 'issue.released', row.id, `${row.identifier} released (back to todo)`, JSON.stringify({ agentId: issue.agent, runId: run }), at);
   });
 }
 
 const variants = {
   raw: (issue) => {
-    if (rawClaim.run(issue.agent, 'floor-run', new Date().toISOString(), issue.id).changes !== 1) throw new Error('raw claim lost');
+    if (rawClaim.run(issue.agent, 'ceiling-run', new Date().toISOString(), issue.id).changes !== 1) throw new Error('raw claim lost');
     rawRelease.run(issue.id, issue.agent);
   },
   rules: (issue) => ruledCycle(issue, true),
@@ -118,6 +143,7 @@ const grouped = new Set(['rules', 'no-entry']);
 
 function measure(name) {
   const cycle = variants[name];
+  ids = Array.from({ length: 80_000 }, () => uuidv7()).reverse();
   let cycles = 0;
   const cpuBefore = process.cpuUsage();
   const end = performance.now() + duration * 1000;
@@ -132,8 +158,12 @@ function measure(name) {
 
 const samples = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 for (const name of Object.keys(variants)) measure(name); // warm-up, not recorded
+const names = Object.keys(variants);
 for (let t = 1; t <= turns; t++) {
-  for (const name of Object.keys(variants)) samples[name].push(measure(name));
+  for (let i = 0; i < names.length; i++) {
+    const name = names[(i + t) % names.length];
+    samples[name].push(measure(name));
+  }
   console.log(`turn ${t}: ${Object.entries(samples).map(([k, v]) => `${k} ${v.at(-1).cpuUsPerCycle.toFixed(0)} µs`).join(', ')}`);
 }
 db.close();
@@ -148,6 +178,9 @@ const summary = Object.fromEntries(
 );
 const raw = summary.raw.cpuUsPerCycle;
 console.log(`\n${info.cpuModel}, ${info.nproc} cores, node ${info.node}; medians of ${turns} turns of ${duration} s`);
-console.log('| variant | µs CPU a cycle | times the raw loop |\n|---|---:|---:|');
-for (const [k, v] of Object.entries(summary)) console.log(`| ${k} | ${v.cpuUsPerCycle.toFixed(0)} | ${(v.cpuUsPerCycle / raw).toFixed(2)} |`);
+// The raw loop also waits for the disk (its wall time exceeds its CPU time), while a server that
+// is saturated answers at 1 / its CPU per cycle: both columns matter for the goal's ratio, which is
+// taken on cycles a second.
+console.log('| variant | µs CPU a cycle | times the raw loop | cycles a second |\n|---|---:|---:|---:|');
+for (const [k, v] of Object.entries(summary)) console.log(`| ${k} | ${v.cpuUsPerCycle.toFixed(0)} | ${(v.cpuUsPerCycle / raw).toFixed(2)} | ${v.cyclesPerSec.toFixed(0)} |`);
 console.log(`written to ${writeResult('checkout-floor', { at: new Date().toISOString(), machine: info, durationSec: duration, turns, issues: ISSUES, group: GROUP, summary })}`);
