@@ -1,12 +1,17 @@
-// Cold start of the headless core: wall time from spawning `node dist/main/cli/index.js serve`
+// Cold start of the headless core: wall time from spawning `node dist/main/cli/headcount.bundle.mjs serve`
 // to its `listening on ...` line, on fresh homes (database created and migrated) and on an
-// existing home (database opened, nothing to migrate). Usage: node bench/cold-start.mjs [--runs 10]
+// existing home (database opened, nothing to migrate).
+// Usage: node bench/cold-start.mjs [--runs 10] [--cli path/to/headcount.bundle.mjs --label name]
+// (--cli: another build's entry, e.g. a worktree of an older commit; its result is written as
+// <date>-cold-start-<label>.json).
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { machine, requireBuild, startServer, stopServer, tempHome, writeResult } from './lib.mjs';
+import { CLI, machine, requireBuild, startServer, stopServer, tempHome, writeResult } from './lib.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, cli: { type: 'string' }, label: { type: 'string' } } });
 const runs = Number(values.runs);
+const cli = values.cli ? path.resolve(values.cli) : CLI;
 const env = { SERVICE_BOARD_TOKEN: 'hcb_bench-board-token' };
 
 requireBuild();
@@ -21,12 +26,13 @@ function summary(samples) {
 }
 
 async function once(home) {
-  const server = await startServer(home, env);
+  const server = await startServer(home, env, [], cli);
   await stopServer(server);
   return server.startupMs;
 }
 
-// One unmeasured start so the first sample does not pay for cold OS file caches alone.
+// One unmeasured start so the first sample does not pay for cold OS file caches alone, nor for
+// writing the bundle's code cache (main/cli/code-cache.ts), which a fresh build's first run does.
 const warm = tempHome();
 await once(warm);
 rmSync(warm, { recursive: true, force: true });
@@ -48,7 +54,7 @@ const results = [
   { name: 'fresh home (create + migrate)', ...summary(fresh) },
   { name: 'existing home', ...summary(existing) },
 ];
-const file = writeResult('cold-start', { date: new Date().toISOString(), command: 'npm run build && node bench/cold-start.mjs', machine: info, results });
+const file = writeResult(values.label ? `cold-start-${values.label}` : 'cold-start', { date: new Date().toISOString(), command: 'npm run build && node bench/cold-start.mjs', cli: path.relative(process.cwd(), cli), machine: info, results });
 
 console.log(`\n${info.cpuModel}, ${info.nproc} cores, Node ${info.node}; spawn -> listening line, ${runs} runs each\n`);
 console.log('| case | median ms | min ms | max ms |');

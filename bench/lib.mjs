@@ -20,7 +20,8 @@ export const tempHome = (prefix = 'headcount-bench-') => mkdtempSync(path.join(o
 
 /**
  * Spawns `serve --port 0` on `home` and resolves once the listening line is printed.
- * `startupMs` is measured from just before spawn() to the line. `nodeArgs` go to node (e.g. --cpu-prof).
+ * `startupMs` is measured from just before spawn() to the line. `nodeArgs` go to node (e.g. --cpu-prof);
+ * `cli` is the entry to start (another build's, to compare).
  */
 // Servers a bench started die with it, even when it fails half-way: left running, they held the
 // bench's output pipe open and kept the machine busy for the next run.
@@ -29,9 +30,9 @@ process.once('exit', () => {
   for (const child of servers) child.kill('SIGKILL');
 });
 
-export function startServer(home, env = {}, nodeArgs = []) {
+export function startServer(home, env = {}, nodeArgs = [], cli = CLI) {
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, SERVICE_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

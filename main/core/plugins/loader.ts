@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { AdapterDescriptor } from '../../../adapters/types.js';
 import { packageDir, readPackageJson, resolveExport, type PluginPackageJson } from './install-dir.js';
 import { descriptorFromModule, PluginInvalidError } from './validate.js';
+import { importModule } from '../kernel/import-module.js';
 
 /** A package found in the install directory and checked against the module contract. */
 export interface LoadedPackage {
@@ -50,7 +51,7 @@ async function importPackage(installDir: string, packageName: string): Promise<L
   const url = `${pathToFileURL(real).href}?mtime=${statSync(real).mtimeMs}`;
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(url)) as Record<string, unknown>;
+    mod = (await importModule(url)) as Record<string, unknown>;
   } catch (err) {
     throw new PluginInvalidError([`importing ${packageName} failed: ${err instanceof Error ? err.message : String(err)}`]);
   }
