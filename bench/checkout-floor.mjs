@@ -64,7 +64,7 @@ db.transaction(() => {
     insert.run(randomUUID(), company.id, n, `CF-${n}`, `Seeded issue ${n}`, statuses[n % statuses.length], priorities[n % 4], n % 4, agents[n % 4].id, at, at, at);
   }
 })();
-const todo = db.prepare("SELECT id, assignee_agent_id AS agent FROM issues WHERE company_id = ? AND status = 'todo' ORDER BY number LIMIT 400").all(company.id);
+const claimable = db.prepare("SELECT id, assignee_agent_id AS agent FROM issues WHERE company_id = ? AND status = 'todo' ORDER BY number LIMIT 400").all(company.id);
 // Each agent's heartbeat run, as the run header names it.
 const runOf = new Map(agents.map((a) => [a.id, uuidv7()]));
 const insertRun = db.prepare(`INSERT INTO heartbeat_runs (id, company_id, agent_id, status, trigger, reasons, adapter_type, queued_at, started_at)
@@ -149,7 +149,7 @@ function measure(name) {
   const end = performance.now() + duration * 1000;
   while (performance.now() < end) {
     if (grouped.has(name)) begin.run();
-    for (let i = 0; i < (grouped.has(name) ? GROUP / 2 : 1); i++) cycle(todo[cycles++ % todo.length]);
+    for (let i = 0; i < (grouped.has(name) ? GROUP / 2 : 1); i++) cycle(claimable[cycles++ % claimable.length]);
     if (grouped.has(name)) commit.run();
   }
   const cpu = process.cpuUsage(cpuBefore);
