@@ -129,9 +129,11 @@ async function startPty(command: string, opts: RunChildProcessOptions, env: Node
   term.onData((data) => emit('stdout', data));
   const releaseTail = holdPtyTail(term as unknown as Parameters<typeof holdPtyTail>[0], (text) => emit('stdout', text));
   if (opts.stdin !== undefined) {
-    term.write(opts.stdin);
-    // ^D at the start of a line is end-of-file for the terminal's line discipline.
-    term.write(opts.stdin.endsWith('\n') ? '\x04' : '\n\x04');
+    // ^D at the start of a line is end-of-file for the terminal's line discipline. One write: node-pty
+    // writes each call on its own turn of the thread pool, and the terminal echoes what it is given,
+    // so under load the echo of a separate "\n" landed in the middle of the child's output, splitting
+    // a secret it printed with "\r\n" where the redactor could not find it.
+    term.write(opts.stdin + (opts.stdin.endsWith('\n') ? '\x04' : '\n\x04'));
   }
   const done = new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
