@@ -6,8 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// The bundled CLI, as `headcount` and `npm start` run it (bin/build-cli-bundle.mjs).
-export const CLI = path.join(ROOT, 'dist', 'main', 'cli', 'headcount.bundle.mjs');
+// The bundled CLI, as `headcount` and `npm start` run it (bin/build-cli-bundle.mjs). BENCH_CLI names
+// another entry: `dist/main/cli/index.js` runs the separate modules, whose profiles name each file.
+export const CLI = process.env.BENCH_CLI ?? path.join(ROOT, 'dist', 'main', 'cli', 'headcount.bundle.mjs');
 
 export function requireBuild() {
   if (!existsSync(CLI)) {

@@ -16,7 +16,7 @@ interface AgentSummary {
  */
 export async function resolveAgentRef(api: ApiClient, ref: string, company?: string): Promise<string> {
   if (UUID.test(ref)) return ref;
-  const companies = await api.request<{ id: string; name: string }[]>('GET', '/api/companies');
+  const companies = await api.all<{ id: string; name: string }>('/api/companies');
   const scope = company ? companies.filter((c) => c.id === company || c.name.toLowerCase() === company.toLowerCase()) : companies;
   if (company && scope.length === 0) throw new Error(`No company "${company}"; companies: ${companies.map((c) => c.name).join(', ') || 'none'}`);
   const found: (AgentSummary & { companyName: string })[] = [];

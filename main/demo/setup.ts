@@ -65,7 +65,7 @@ export function demoPace(option?: number, env: NodeJS.ProcessEnv = process.env):
 
 /** First free name among "Demo Co", "Demo Co 2", ... (archived companies count as taken). */
 async function freeCompanyName(client: ApiClient, base: string): Promise<string> {
-  const list = await client.request<{ name: string }[]>('GET', '/api/companies?includeArchived=true');
+  const list = await client.all<{ name: string }>('/api/companies?includeArchived=true');
   const taken = new Set(list.map((c) => c.name.toLowerCase()));
   for (let n = 1; ; n++) {
     const name = n === 1 ? base : `${base} ${n}`;

@@ -49,7 +49,7 @@ export function inboxItems(services: Pick<Services, 'companies' | 'inbox'>): {
 } {
   const items = [];
   let count = 0;
-  for (const c of services.companies.list({ kind: 'board' }, false)) {
+  for (const c of services.companies.all({ kind: 'board' }, false)) {
     const inbox = services.inbox.list({ kind: 'board' }, c.id, { limit: 100 });
     count += inbox.count;
     for (const item of inbox.items) items.push({ ...item, companyId: c.id });

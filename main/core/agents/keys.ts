@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { agentApiKeys, agents, type AgentApiKeyRow } from './schema.js';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import type { AgentKey } from './contract.js';
 import { requireAgent } from './service.js';
 import { newId } from '../kernel/ids.js';
@@ -69,16 +70,19 @@ export function createAgentKeysService(ctx: CoreContext) {
       });
     },
 
-    list(actor: Actor, agentId: string): AgentKey[] {
+    /** Newest first, one page at a time (revoked keys stay listed, so the list only grows). */
+    list(actor: Actor, agentId: string, page: KeysetQuery): KeysetPage<AgentKey> {
       assertBoard(actor, 'manage agent keys');
       requireAgent(ctx.db, actor, agentId);
-      return ctx.db
-        .select()
+      const order = keyset(agentApiKeys, agentApiKeys.createdAt, 'desc');
+      const rows = ctx.db
+        .select({ row: agentApiKeys, rowid: order.rowid })
         .from(agentApiKeys)
-        .where(eq(agentApiKeys.agentId, agentId))
-        .orderBy(desc(agentApiKeys.createdAt), desc(agentApiKeys.id))
-        .all()
-        .map(toAgentKey);
+        .where(and(eq(agentApiKeys.agentId, agentId), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toAgentKey(r.row));
     },
 
     revoke(actor: Actor, agentId: string, keyId: string): AgentKey {

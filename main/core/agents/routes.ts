@@ -84,8 +84,8 @@ export const agentsRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get('/api/agents/:agentId/keys', {
-    schema: { tags, summary: 'Keys of the agent, by prefix (board)', params: AgentIdParams, response: { 200: z.array(AgentKey), ...errorResponses } },
-    handler: (req) => s.agentKeys.list(req.actor, req.params.agentId),
+    schema: { tags, summary: 'Keys of the agent, newest first, revoked ones included, one page at a time (board)', description: ARRAY_PAGE_DESCRIPTION, params: AgentIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(AgentKey), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.agentKeys.list(req.actor, req.params.agentId, req.query)),
   });
 
   app.delete('/api/agents/:agentId/keys/:keyId', {

@@ -8,6 +8,7 @@ import { presentAgent, presentCompanyAgents } from './present.js';
 import { assertConfinementByBoard, validateAdapterConfig } from './adapter-config.js';
 import { appendConfigRevision, findConfigRevision, listConfigRevisions } from './revisions.js';
 import { assertNameFree, assertUrlKeyFree, uniqueUrlKey } from './naming.js';
+import { assertRoomFor } from '../limits/capacity.js';
 import { newId } from '../kernel/ids.js';
 import type { Actor } from '../kernel/actor.js';
 import { assertBoard, assertRecordAccess } from '../kernel/access.js';
@@ -71,6 +72,7 @@ export function createAgentsService(ctx: CoreContext) {
   function insertAgent(tx: Tx, actor: Actor, companyId: string, input: NewAgentRecord): AgentRow {
     const company = requireCompany(tx, actor, companyId);
     if (company.status === 'archived') throw conflict('company_archived', 'Unarchive the company before adding agents');
+    assertRoomFor(tx, 'agents', companyId);
     assertConfinementByBoard(actor, input.adapterConfig);
     const adapterConfig = validateAdapterConfig(ctx.adapters, input.adapterType, input.adapterConfig ?? {}, tx, companyId);
     if (input.reportsTo) assertValidManager(tx, companyId, null, input.reportsTo);

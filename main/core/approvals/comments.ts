@@ -1,5 +1,5 @@
 import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { approvalComments, approvalIssues } from './schema.js';
 import type { ApprovalComment } from './contract.js';
 import { approvalLabel, requireApproval } from './records.js';
@@ -67,17 +67,22 @@ export function createApprovalCommentsService(ctx: CoreContext) {
       });
     },
 
-    /** Linked issues in the order they were linked (the order of `issueIds`), in the issue response shape. */
-    issues(actor: Actor, approvalId: string): Issue[] {
+    /**
+     * Linked issues in the order they were linked (the order of `issueIds`), in the issue response
+     * shape. One request links them all at one time, so the rowid keeps that order within it.
+     */
+    issues(actor: Actor, approvalId: string, page: KeysetQuery): KeysetPage<Issue> {
       const approval = requireApproval(ctx.db, actor, approvalId);
-      return ctx.db
-        .select({ issue: issues })
+      const order = keyset(approvalIssues, approvalIssues.createdAt, 'asc');
+      const rows = ctx.db
+        .select({ issue: issues, linkedAt: approvalIssues.createdAt, rowid: order.rowid })
         .from(approvalIssues)
         .innerJoin(issues, eq(issues.id, approvalIssues.issueId))
-        .where(eq(approvalIssues.approvalId, approval.id))
-        .orderBy(asc(approvalIssues.createdAt), sql`approval_issues.rowid`)
-        .all()
-        .map((r) => toIssue(r.issue));
+        .where(and(eq(approvalIssues.approvalId, approval.id), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.linkedAt, (r) => toIssue(r.issue));
     },
   };
 }

@@ -86,8 +86,8 @@ export const approvalsRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get('/api/approvals/:approvalId/issues', {
-    schema: { tags, summary: 'Issues linked to the approval', params: ApprovalIdParams, response: { 200: z.array(Issue), ...errorResponses } },
-    handler: (req) => s.approvals.linkedIssues(req.actor, req.params.approvalId),
+    schema: { tags, summary: 'Issues linked to the approval, in the order they were linked, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: ApprovalIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(Issue), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.approvals.linkedIssues(req.actor, req.params.approvalId, req.query)),
   });
 
   app.get('/api/approvals/:approvalId/comments', {

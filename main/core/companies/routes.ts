@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import { Company, CreateCompanyBody, ListCompaniesQuery, LogoUploadResult, PatchCompanyBody } from './contract.js';
 import { EmptyBody } from '../kernel/common-contract.js';
 import { receiveLogo } from '../assets/upload.js';
@@ -11,8 +12,14 @@ const tags = ['companies'];
 
 export const companiesRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/companies', {
-    schema: { tags, summary: 'Companies the caller can access (archived ones only with includeArchived=true)', querystring: ListCompaniesQuery, response: { 200: z.array(Company), ...errorResponses } },
-    handler: (req) => s.companies.list(req.actor, req.query.includeArchived === 'true'),
+    schema: {
+      tags,
+      summary: 'Companies the caller can access (archived ones only with includeArchived=true), oldest first, one page at a time',
+      description: ARRAY_PAGE_DESCRIPTION,
+      querystring: ListCompaniesQuery.extend(ArrayPageQuery),
+      response: { 200: z.array(Company), ...errorResponses },
+    },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.companies.list(req.actor, req.query.includeArchived === 'true', req.query)),
   });
 
   app.get('/api/companies/:companyId', {

@@ -1,4 +1,5 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { companies, type CompanyRow } from './schema.js';
 import { prepared } from '../db/prepared.js';
 import { assets } from '../assets/schema.js';
@@ -75,7 +76,17 @@ export interface CompanyPatch {
  */
 const COMPANY_STATUS_CHANGED = { archive: 'company.archived', unarchive: 'company.unarchived', pause: 'company.paused', resume: 'company.resumed' } as const satisfies Record<string, ActivityKind>;
 
+/** The companies the actor sees: an agent its own only; archived ones only when asked for. */
+function visibleTo(actor: Actor, includeArchived: boolean) {
+  const filters = [];
+  if (actor.kind === 'agent') filters.push(eq(companies.id, actor.companyId));
+  if (!includeArchived) filters.push(ne(companies.status, 'archived'));
+  return filters;
+}
+
 export function createCompaniesService(ctx: CoreContext) {
+  const oldestFirst = keyset(companies, companies.createdAt, 'asc');
+
   function setStatus(actor: Actor, companyId: string, next: CompanyRow['status'], allowedFrom: CompanyRow['status'][], action: 'archive' | 'unarchive' | 'pause' | 'resume') {
     assertBoard(actor, `${action} a company`);
     return inTransaction(ctx, (tx) => {
@@ -105,15 +116,25 @@ export function createCompaniesService(ctx: CoreContext) {
   }
 
   return {
-    list(actor: Actor, includeArchived: boolean): Company[] {
-      const filters = [];
-      if (actor.kind === 'agent') filters.push(eq(companies.id, actor.companyId));
-      if (!includeArchived) filters.push(ne(companies.status, 'archived'));
+    /** Oldest first. */
+    list(actor: Actor, includeArchived: boolean, page: KeysetQuery): KeysetPage<Company> {
+      const rows = ctx.db
+        .select({ row: companies, rowid: oldestFirst.rowid })
+        .from(companies)
+        .where(and(...visibleTo(actor, includeArchived), oldestFirst.after(page.after)))
+        .orderBy(...oldestFirst.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return oldestFirst.page(rows, page.limit, (r) => r.row.createdAt, (r) => toCompany(r.row));
+    },
+
+    /** Every company the actor sees, oldest first, for in-process callers that visit each one (the tray's inbox). */
+    all(actor: Actor, includeArchived: boolean): Company[] {
       return ctx.db
         .select()
         .from(companies)
-        .where(and(...filters))
-        .orderBy(asc(companies.createdAt), sql`rowid`)
+        .where(and(...visibleTo(actor, includeArchived)))
+        .orderBy(...oldestFirst.orderBy)
         .all()
         .map(toCompany);
     },

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
+import type { KeysetPage, KeysetQuery } from '../db/keyset.js';
 import { assertBoard } from '../kernel/access.js';
 import { badRequest, conflict, notFound } from '../kernel/errors.js';
 import { recordActivity } from '../activity/service.js';
@@ -9,7 +10,8 @@ import { updateActivity } from './activity-records.js';
 import { capOf, quotaResetAt, utcDay } from './quota.js';
 import { readForceDryRun, writeForceDryRun } from './settings.js';
 import { crmActivities, crmOutboxes, crmQuotaBuckets } from './schema.js';
-import type { CrmActivity, ListActivitiesQuery } from './contract.js';
+import { outboxOrder } from './outboxes.js';
+import type { CrmActivity, ListActivitiesQuery, QuotaRow } from './contract.js';
 import { toActivity } from './present.js';
 
 // Pages follow insertion order (SQLite's rowid): timestamps of two sends can share a millisecond.
@@ -69,18 +71,20 @@ export function createActivitiesService(ctx: CoreContext) {
       });
     },
 
-    /** Today's bucket (UTC) of every live outbox: used, cap, remaining and when it resets. */
-    quota(actor: Actor, companyId: string) {
+    /** Today's bucket (UTC) of each live outbox, paged in the outboxes' own order: used, cap, remaining and when it resets. */
+    quota(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<QuotaRow> {
       assertCompany(ctx.db, actor, companyId);
       const day = utcDay(ctx.clock.now());
+      const order = outboxOrder();
       const rows = ctx.db
-        .select({ outbox: crmOutboxes, used: crmQuotaBuckets.used })
+        .select({ outbox: crmOutboxes, used: crmQuotaBuckets.used, rowid: order.rowid })
         .from(crmOutboxes)
         .leftJoin(crmQuotaBuckets, and(eq(crmQuotaBuckets.outboxId, crmOutboxes.id), eq(crmQuotaBuckets.day, day)))
-        .where(and(eq(crmOutboxes.companyId, companyId), isNull(crmOutboxes.deletedAt)))
-        .orderBy(crmOutboxes.createdAt, crmOutboxes.id)
+        .where(and(eq(crmOutboxes.companyId, companyId), isNull(crmOutboxes.deletedAt), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
         .all();
-      return rows.map(({ outbox, used }) => {
+      return order.page(rows, page.limit, (r) => r.outbox.createdAt, ({ outbox, used }) => {
         const cap = capOf(outbox);
         const u = used ?? 0;
         return { outboxId: outbox.id, outboxName: outbox.name, channel: outbox.channel, day, used: u, cap, remaining: Math.max(cap - u, 0), resetsAt: quotaResetAt(day) };

@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext } from '../context.js';
 import { assertBoard } from '../kernel/access.js';
@@ -23,18 +24,21 @@ const KIND_HINT = {
 /** Who may be contacted (default deny). Read by the company; written by the board only. */
 export function createAllowlistService(ctx: CoreContext) {
   return {
-    list(actor: Actor, companyId: string, query: { channel?: CrmChannel | undefined; outboxId?: string | undefined }): AllowlistEntry[] {
+    /** Oldest first (created, then written; see outboxOrder), one keyset page at a time. */
+    list(actor: Actor, companyId: string, query: { channel?: CrmChannel | undefined; outboxId?: string | undefined }, page: KeysetQuery): KeysetPage<AllowlistEntry> {
       assertCompany(ctx.db, actor, companyId);
-      const filters: SQL[] = [eq(crmAllowlistEntries.companyId, companyId)];
+      const order = keyset(crmAllowlistEntries, crmAllowlistEntries.createdAt, 'asc');
+      const filters: (SQL | undefined)[] = [eq(crmAllowlistEntries.companyId, companyId), order.after(page.after)];
       if (query.channel) filters.push(eq(crmAllowlistEntries.channel, query.channel));
       if (query.outboxId) filters.push(eq(crmAllowlistEntries.outboxId, query.outboxId));
-      return ctx.db
-        .select()
+      const rows = ctx.db
+        .select({ row: crmAllowlistEntries, rowid: order.rowid })
         .from(crmAllowlistEntries)
         .where(and(...filters))
-        .orderBy(asc(crmAllowlistEntries.createdAt), asc(crmAllowlistEntries.id))
-        .all()
-        .map(toAllowlistEntry);
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toAllowlistEntry(r.row));
     },
 
     create(actor: Actor, companyId: string, input: CreateAllowlistEntryInput): AllowlistEntry {

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, ne, type SQL } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { conflict, notFound } from '../kernel/errors.js';
@@ -53,20 +54,23 @@ export function createContentPiecesService(ctx: CoreContext) {
   }
 
   return {
-    list(actor: Actor, companyId: string, query: ListContentPiecesQuery): ContentPiece[] {
+    /** Oldest first (created, then written; see outboxOrder), one keyset page at a time. */
+    list(actor: Actor, companyId: string, query: ListContentPiecesQuery, page: KeysetQuery): KeysetPage<ContentPiece> {
       assertCompany(ctx.db, actor, companyId);
-      const filters: SQL[] = [eq(crmContentPieces.companyId, companyId), isNull(crmContentPieces.deletedAt)];
+      const order = keyset(crmContentPieces, crmContentPieces.createdAt, 'asc');
+      const filters: (SQL | undefined)[] = [eq(crmContentPieces.companyId, companyId), isNull(crmContentPieces.deletedAt), order.after(page.after)];
       if (query.niche) filters.push(eq(crmContentPieces.niche, query.niche));
       if (query.channelIntent) filters.push(eq(crmContentPieces.channelIntent, query.channelIntent));
       if (query.sourcePath !== undefined) filters.push(eq(crmContentPieces.sourcePath, query.sourcePath));
       if (query.issueId) filters.push(eq(crmContentPieces.issueId, query.issueId));
-      return ctx.db
-        .select()
+      const rows = ctx.db
+        .select({ row: crmContentPieces, rowid: order.rowid })
         .from(crmContentPieces)
         .where(and(...filters))
-        .orderBy(asc(crmContentPieces.createdAt), asc(crmContentPieces.id))
-        .all()
-        .map(toContentPiece);
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toContentPiece(r.row));
     },
 
     get(actor: Actor, companyId: string, pieceId: string): ContentPiece {

@@ -95,6 +95,7 @@ export const QuotaRow = z
     resetsAt: Timestamp,
   })
   .meta({ id: 'CrmQuota' });
+export type QuotaRow = z.infer<typeof QuotaRow>;
 
 export const CrmSettings = z
   .object({ forceDryRun: z.boolean().describe('Every send becomes a dry run (default true)') })

@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { assertBoard } from '../kernel/access.js';
@@ -44,6 +45,13 @@ function checkOutbox(db: Queryable, companyId: string, channel: CrmChannel, conf
   return parsed.data;
 }
 
+/**
+ * The order outboxes are listed in, and their quota rows with them: creation, ties by rowid. An id
+ * is a UUIDv7 minted when its row is inserted (kernel/ids.ts), so among rows created in the same
+ * millisecond the rowid orders them as their ids did.
+ */
+export const outboxOrder = () => keyset(crmOutboxes, crmOutboxes.createdAt, 'asc');
+
 /** Outboxes: read by the company's agents and the board; written by the board only (they carry credentials). */
 export function createOutboxesService(ctx: CoreContext) {
   function record(tx: Queryable, at: string, actor: Actor, row: CrmOutboxRow, action: ActivityKind, summary: string): void {
@@ -51,15 +59,18 @@ export function createOutboxesService(ctx: CoreContext) {
   }
 
   return {
-    list(actor: Actor, companyId: string): Outbox[] {
+    /** Oldest first (created, then written), one keyset page at a time. */
+    list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Outbox> {
       assertCompany(ctx.db, actor, companyId);
-      return ctx.db
-        .select()
+      const order = outboxOrder();
+      const rows = ctx.db
+        .select({ row: crmOutboxes, rowid: order.rowid })
         .from(crmOutboxes)
-        .where(and(eq(crmOutboxes.companyId, companyId), isNull(crmOutboxes.deletedAt)))
-        .orderBy(asc(crmOutboxes.createdAt), asc(crmOutboxes.id))
-        .all()
-        .map(toOutbox);
+        .where(and(eq(crmOutboxes.companyId, companyId), isNull(crmOutboxes.deletedAt), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toOutbox(r.row));
     },
 
     create(actor: Actor, companyId: string, input: CreateOutboxInput): Outbox {

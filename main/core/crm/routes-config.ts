@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ZodApp } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import type { RouteServices } from '../kernel/route.js';
 import {
   AllowlistEntry,
@@ -32,8 +33,8 @@ const base = '/api/companies/:companyId/crm';
 export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
   // ---- Outboxes
   app.get(`${base}/outboxes`, {
-    schema: { tags, summary: 'Live outboxes of the company', params: CompanyIdParams, response: { 200: z.array(Outbox), ...errorResponses } },
-    handler: (req) => s.crm.outboxes.list(req.actor, req.params.companyId),
+    schema: { tags, summary: 'Live outboxes of the company, oldest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: CompanyIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(Outbox), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.crm.outboxes.list(req.actor, req.params.companyId, req.query)),
   });
   app.post(`${base}/outboxes`, {
     schema: { tags, summary: 'Create an outbox (board; 201)', params: CompanyIdParams, body: CreateOutboxBody, response: { 201: Outbox, ...errorResponses } },
@@ -52,8 +53,8 @@ export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
 
   // ---- Allowlist
   app.get(`${base}/allowlist`, {
-    schema: { tags, summary: 'Allowlist entries (default deny: no entry, no send)', params: CompanyIdParams, querystring: ListAllowlistQuery, response: { 200: z.array(AllowlistEntry), ...errorResponses } },
-    handler: (req) => s.crm.allowlist.list(req.actor, req.params.companyId, req.query),
+    schema: { tags, summary: 'Allowlist entries (default deny: no entry, no send), oldest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: CompanyIdParams, querystring: ListAllowlistQuery.extend(ArrayPageQuery), response: { 200: z.array(AllowlistEntry), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.crm.allowlist.list(req.actor, req.params.companyId, req.query, req.query)),
   });
   app.post(`${base}/allowlist`, {
     schema: { tags, summary: 'Add an allowlist entry (board; 201; 409 when the same entry exists)', params: CompanyIdParams, body: CreateAllowlistEntryBody, response: { 201: AllowlistEntry, ...errorResponses } },
@@ -71,8 +72,8 @@ export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
 
   // ---- Approval rules
   app.get(`${base}/approval-rules`, {
-    schema: { tags, summary: 'Approval rules in evaluation order (priority ascending, then creation)', params: CompanyIdParams, response: { 200: z.array(ApprovalRule), ...errorResponses } },
-    handler: (req) => s.crm.rules.list(req.actor, req.params.companyId),
+    schema: { tags, summary: 'Approval rules in evaluation order (priority ascending, then creation), one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: CompanyIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(ApprovalRule), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.crm.rules.list(req.actor, req.params.companyId, req.query)),
   });
   app.post(`${base}/approval-rules`, {
     schema: { tags, summary: 'Create an approval rule (board; 201)', params: CompanyIdParams, body: CreateRuleBody, response: { 201: ApprovalRule, ...errorResponses } },
@@ -98,8 +99,15 @@ export function crmConfigRoutes(app: ZodApp, s: RouteServices): void {
 
   // ---- Content pieces
   app.get(`${base}/content-pieces`, {
-    schema: { tags, summary: 'Live content pieces; filter by niche, channelIntent, sourcePath (exact), issueId', params: CompanyIdParams, querystring: ListContentPiecesQuery, response: { 200: z.array(ContentPiece), ...errorResponses } },
-    handler: (req) => s.crm.contentPieces.list(req.actor, req.params.companyId, req.query),
+    schema: {
+      tags,
+      summary: 'Live content pieces, oldest first, one page at a time; filter by niche, channelIntent, sourcePath (exact), issueId',
+      description: ARRAY_PAGE_DESCRIPTION,
+      params: CompanyIdParams,
+      querystring: ListContentPiecesQuery.extend(ArrayPageQuery),
+      response: { 200: z.array(ContentPiece), ...errorResponses },
+    },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.crm.contentPieces.list(req.actor, req.params.companyId, req.query, req.query)),
   });
   app.post(`${base}/content-pieces`, {
     schema: { tags, summary: 'Create a content piece (201; 409 when the sourcePath is taken)', params: CompanyIdParams, body: CreateContentPieceBody, response: { 201: ContentPiece, ...errorResponses } },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams, EmptyBody } from '../kernel/common-contract.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import {
   ActivityIdParams,
   ActivityPage,
@@ -75,8 +76,15 @@ export const crmRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get(`${base}/quota`, {
-    schema: { tags, summary: "Today's quota (UTC day) per outbox: used, cap, remaining, reset time", params: CompanyIdParams, response: { 200: z.array(QuotaRow), ...errorResponses } },
-    handler: (req) => s.crm.activities.quota(req.actor, req.params.companyId),
+    schema: {
+      tags,
+      summary: "Today's quota (UTC day) per live outbox: used, cap, remaining, reset time; in the outboxes' order (oldest first), one page at a time",
+      description: ARRAY_PAGE_DESCRIPTION,
+      params: CompanyIdParams,
+      querystring: z.strictObject(ArrayPageQuery),
+      response: { 200: z.array(QuotaRow), ...errorResponses },
+    },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.crm.activities.quota(req.actor, req.params.companyId, req.query)),
   });
 
   app.get('/api/admin/crm/settings', {

@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import type { Actor } from '../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { assertBoard } from '../kernel/access.js';
@@ -41,16 +42,26 @@ export function createRulesService(ctx: CoreContext) {
   }
 
   return {
-    /** In evaluation order: priority ascending, then creation. */
-    list(actor: Actor, companyId: string): ApprovalRule[] {
+    /**
+     * In evaluation order (the dispatcher's: priority ascending, then creation), one keyset page at
+     * a time. Keyed on (priority, rowid), the same order as the dispatcher's (priority, createdAt,
+     * id): a rule's row is inserted once, when `create` stamps its createdAt (nothing changes it
+     * later, and an import inserts rows in their exported rowid order); a new rowid is above every
+     * existing one, so rowids rise with creation times (on a clock that does not step back), and the
+     * ids of one millisecond rise with them (kernel/ids.ts). crm_approval_rules_company_idx
+     * (company_id, priority, then the rowid every index entry ends with) serves this order.
+     */
+    list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<ApprovalRule> {
       assertCompany(ctx.db, actor, companyId);
-      return ctx.db
-        .select()
+      const order = keyset(crmApprovalRules, crmApprovalRules.priority, 'asc');
+      const rows = ctx.db
+        .select({ row: crmApprovalRules, rowid: order.rowid })
         .from(crmApprovalRules)
-        .where(and(eq(crmApprovalRules.companyId, companyId), isNull(crmApprovalRules.deletedAt)))
-        .orderBy(asc(crmApprovalRules.priority), asc(crmApprovalRules.createdAt), asc(crmApprovalRules.id))
-        .all()
-        .map(toRule);
+        .where(and(eq(crmApprovalRules.companyId, companyId), isNull(crmApprovalRules.deletedAt), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.priority, (r) => toRule(r.row));
     },
 
     create(actor: Actor, companyId: string, input: CreateRuleInput): ApprovalRule {

@@ -81,7 +81,11 @@ export const crmAllowlistEntries = sqliteTable(
     note: text('note'),
     createdAt: timestamp('created_at').notNull(),
   },
-  (t) => [index('crm_allowlist_company_idx').on(t.companyId, t.kind, t.value)],
+  (t) => [
+    index('crm_allowlist_company_idx').on(t.companyId, t.kind, t.value),
+    // The list's order (oldest first), so each page is a range, not a sort of the whole list.
+    index('crm_allowlist_company_created_idx').on(t.companyId, t.createdAt),
+  ],
 );
 export type CrmAllowlistEntryRow = typeof crmAllowlistEntries.$inferSelect;
 
@@ -136,6 +140,10 @@ export const crmContentPieces = sqliteTable(
       .where(sql`${t.deletedAt} is null`),
     index('crm_content_pieces_issue_idx').on(t.issueId),
     index('crm_content_pieces_sha_idx').on(t.companyId, t.sourceSha256),
+    // The list's order (oldest first, live pieces), so each page is a range, not a sort.
+    index('crm_content_pieces_company_created_idx')
+      .on(t.companyId, t.createdAt)
+      .where(sql`${t.deletedAt} is null`),
   ],
 );
 export type CrmContentPieceRow = typeof crmContentPieces.$inferSelect;

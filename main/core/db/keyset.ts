@@ -17,13 +17,17 @@ export interface KeysetPage<T> {
 /**
  * Keyset paging over a sort column with the rowid as tie-break (issue 17): each page is an index
  * range, however far into the list it is. The cursor is opaque: the last row's key and rowid.
+ * `tieBreak` orders rows of one key by insertion the other way round from the key when a list
+ * needs it (a sequence's enrollments: newest call first, the contacts of one call in their order).
  */
-export function keyset(table: SQLiteTable, column: AnyColumn, direction: 'asc' | 'desc') {
+export function keyset(table: SQLiteTable, column: AnyColumn, direction: 'asc' | 'desc', tieBreak: 'asc' | 'desc' = direction) {
   const rowid = sql<number>`${table}.rowid`;
-  const cmp = direction === 'asc' ? sql.raw('>') : sql.raw('<');
+  const way = (dir: 'asc' | 'desc') => ({ order: sql.raw(dir === 'asc' ? 'ASC' : 'DESC'), after: sql.raw(dir === 'asc' ? '>' : '<') });
+  const byKey = way(direction);
+  const byRowid = way(tieBreak);
   return {
     rowid,
-    orderBy: direction === 'asc' ? [sql`${column} ASC`, sql`${table}.rowid ASC`] : [sql`${column} DESC`, sql`${table}.rowid DESC`],
+    orderBy: [sql`${column} ${byKey.order}`, sql`${table}.rowid ${byRowid.order}`],
     /** The condition "after the cursor", or undefined on the first page; 400 on a foreign cursor. */
     after(cursor: string | undefined): SQL | undefined {
       if (cursor === undefined) return undefined;
@@ -37,7 +41,7 @@ export function keyset(table: SQLiteTable, column: AnyColumn, direction: 'asc' |
       if ((typeof key !== 'string' && typeof key !== 'number') || !Number.isSafeInteger(id)) {
         throw badRequest('invalid_cursor', 'query.after: not a cursor from this list');
       }
-      return sql`(${column} ${cmp} ${key} OR (${column} = ${key} AND ${table}.rowid ${cmp} ${id}))`;
+      return sql`(${column} ${byKey.after} ${key} OR (${column} = ${key} AND ${table}.rowid ${byRowid.after} ${id}))`;
     },
     /** Cuts the `limit + 1` rows fetched into the page and the cursor of the next one. */
     page<R extends { rowid: number }, T>(rows: R[], limit: number, key: (row: R) => string | number, shape: (row: R) => T): KeysetPage<T> {

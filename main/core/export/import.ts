@@ -8,6 +8,7 @@ import { recordActivity } from '../activity/service.js';
 import { uniqueIssuePrefix } from '../companies/issue-prefix.js';
 import type { Actor } from '../kernel/actor.js';
 import { badRequest } from '../kernel/errors.js';
+import { FIXED_LIMITS } from '../limits/settings.js';
 import { quoteIdent as q, rawSqlite } from './scope.js';
 import { acceptsArchiveFile, ARCHIVE_FOLDERS, decodeRow, EXPORT_FORMAT, EXPORT_FORMAT_VERSION, ManifestV1, ManifestV2, readLines, remapText, type ExportManifest, type ExportManifestV1 } from './format.js';
 import { currentSchemaTag } from './export.js';
@@ -36,6 +37,12 @@ export function journalTags(folder = MIGRATIONS_FOLDER): Map<number, string> {
 }
 
 const invalid = invalidExport;
+
+/**
+ * Tables of which one company holds only so many rows (limits/settings.ts): an import makes a new
+ * company, so its rows of these tables are counted as they arrive.
+ */
+const ROWS_PER_COMPANY: Readonly<Record<string, number>> = { agents: FIXED_LIMITS.agentsPerCompany, projects: FIXED_LIMITS.projectsPerCompany };
 
 /** A manifest lists one line per stored file: 64 MiB is hundreds of thousands of them. */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
@@ -145,6 +152,8 @@ export async function importCompany(
             columns = keys;
             insert = sqlite.prepare(`INSERT INTO ${q(t.name)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
           }
+          const most = ROWS_PER_COMPANY[t.name];
+          if (most !== undefined && n >= most) throw invalid(`The export holds more than ${most} ${t.name}; a company holds at most ${most}`);
           insert.run(...columns.map((c) => row[c] ?? null));
           n++;
         }

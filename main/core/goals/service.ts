@@ -1,4 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { goals, type GoalRow } from './schema.js';
 import type { Goal } from './contract.js';
 import { newId } from '../kernel/ids.js';
@@ -39,9 +40,18 @@ type GoalInput = {
 /** Goals say why work exists; issues and projects point at them. */
 export function createGoalsService(ctx: CoreContext) {
   return {
-    list(actor: Actor, companyId: string): Goal[] {
+    /** Oldest first. */
+    list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Goal> {
       assertCompany(ctx.db, actor, companyId);
-      return ctx.db.select().from(goals).where(eq(goals.companyId, companyId)).orderBy(asc(goals.createdAt), sql`rowid`).all().map(toGoal);
+      const order = keyset(goals, goals.createdAt, 'asc');
+      const rows = ctx.db
+        .select({ row: goals, rowid: order.rowid })
+        .from(goals)
+        .where(and(eq(goals.companyId, companyId), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toGoal(r.row));
     },
 
     get: (actor: Actor, goalId: string): Goal => toGoal(requireGoal(ctx.db, actor, goalId)),

@@ -4,6 +4,7 @@ import { assertBoard } from '../kernel/access.js';
 import { ServiceError } from '../kernel/errors.js';
 import type { BoardLoginCodes } from './board-login.js';
 import { errorResponses, type ZodApp } from '../kernel/route.js';
+import { collectArrayPages } from '../kernel/array-pages.js';
 
 /**
  * `POST /api/demo`: the onboarding's "start the demo company". It runs the same setup as
@@ -33,18 +34,20 @@ export function demoRoutes(app: ZodApp, options: { apiUrl: () => string; boardTo
     handler: async (req, reply) => {
       assertBoard(req.actor, 'start the demo company');
       const url = options.apiUrl();
+      const send = async (method: string, urlPath: string, body?: unknown) => {
+        const res = await fetch(url + urlPath, {
+          method,
+          headers: { authorization: `Bearer ${options.boardToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          body: body !== undefined ? JSON.stringify(body) : null,
+        });
+        const parsed = (await res.json().catch(() => null)) as { error?: string; code?: string } | null;
+        if (!res.ok) throw new ServiceError(res.status >= 500 ? 500 : res.status, parsed?.code ?? 'demo_failed', `Demo setup: ${parsed?.error ?? res.statusText}`);
+        return { body: parsed as unknown, link: res.headers.get('link') };
+      };
       const client = {
         url,
-        async request<T>(method: string, urlPath: string, body?: unknown): Promise<T> {
-          const res = await fetch(url + urlPath, {
-            method,
-            headers: { authorization: `Bearer ${options.boardToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-            body: body !== undefined ? JSON.stringify(body) : null,
-          });
-          const parsed = (await res.json().catch(() => null)) as { error?: string; code?: string } | null;
-          if (!res.ok) throw new ServiceError(res.status >= 500 ? 500 : res.status, parsed?.code ?? 'demo_failed', `Demo setup: ${parsed?.error ?? res.statusText}`);
-          return parsed as T;
-        },
+        request: async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => (await send(method, urlPath, body)).body as T,
+        all: <T>(urlPath: string, pageSize?: number): Promise<T[]> => collectArrayPages<T>(urlPath, (next) => send('GET', next), pageSize),
       };
       const demo = await setupDemo(client, { invoke: req.body?.invoke ?? true, ...(req.body?.pace !== undefined ? { pace: req.body.pace } : {}) });
       // The caller holds the board token already, so a sign-in code for the same board gives nothing away.

@@ -2,14 +2,15 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import { CreateLabelBody, Label, LabelIdParams, PatchLabelBody } from './contract.js';
 
 const tags = ['labels'];
 
 export const labelsRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/companies/:companyId/labels', {
-    schema: { tags, params: CompanyIdParams, response: { 200: z.array(Label), ...errorResponses } },
-    handler: (req) => s.labels.list(req.actor, req.params.companyId),
+    schema: { tags, summary: 'Labels of the company, by name, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: CompanyIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(Label), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.labels.list(req.actor, req.params.companyId, req.query)),
   });
   app.post('/api/companies/:companyId/labels', {
     schema: { tags, params: CompanyIdParams, body: CreateLabelBody, response: { 201: Label, ...errorResponses } },

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { inJsonList, prepared } from '../db/prepared.js';
 import { labels, issueLabels, type LabelRow } from './schema.js';
 import type { Label } from './contract.js';
@@ -65,9 +66,18 @@ export function setIssueLabels(tx: Tx, at: string, issue: { id: string; companyI
 
 export function createLabelsService(ctx: CoreContext) {
   return {
-    list(actor: Actor, companyId: string): Label[] {
+    /** By name: unique in the company, so the rowid never has to break a tie. */
+    list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Label> {
       assertCompany(ctx.db, actor, companyId);
-      return ctx.db.select().from(labels).where(eq(labels.companyId, companyId)).orderBy(labels.name).all().map(toLabel);
+      const order = keyset(labels, labels.name, 'asc');
+      const rows = ctx.db
+        .select({ row: labels, rowid: order.rowid })
+        .from(labels)
+        .where(and(eq(labels.companyId, companyId), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.name, (r) => toLabel(r.row));
     },
 
     create(actor: Actor, companyId: string, input: { name: string; color: string }): Label {

@@ -38,6 +38,13 @@ export const FIXED_LIMITS = {
   /** Comments per page of `GET /api/issues/{id}/comments`: default and largest. */
   commentPageDefault: 100,
   commentPageMax: 500,
+  /**
+   * Agents of one company, terminated ones included. The spec answers the agent list, the org chart
+   * and the spend per agent whole, with no paging: this keeps each of them a bounded answer.
+   */
+  agentsPerCompany: 1000,
+  /** Projects of one company: the spend per project answers every one of them, ordered by spend. */
+  projectsPerCompany: 1000,
 } as const;
 
 const bytes = (min: number, max: number, what: string, def: number) => z.int().min(min).max(max).describe(`${what} (default ${def})`);
@@ -64,6 +71,8 @@ export const Limits = z
     commentMaxBytes: z.int().describe('Bytes of UTF-8 in one comment (fixed)'),
     commentPageDefault: z.int().describe('Comments per page when no limit is given (fixed)'),
     commentPageMax: z.int().describe('Largest comment page (fixed)'),
+    agentsPerCompany: z.int().describe('Agents one company may have, terminated ones included (fixed)'),
+    projectsPerCompany: z.int().describe('Projects one company may have (fixed)'),
   })
   .meta({ id: 'Limits' });
 

@@ -1,4 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { projects, type ProjectRow } from './schema.js';
 import type { Project } from './contract.js';
 import { newId } from '../kernel/ids.js';
@@ -10,6 +11,7 @@ import { assertCompany } from '../companies/service.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { changedFields } from '../kernel/patch.js';
 import { validateWorkspace } from '../workspaces/validate.js';
+import { assertRoomFor } from '../limits/capacity.js';
 
 const toProject = ({ workspaceRepoPath, workspaceBaseBranch, ...row }: ProjectRow): Project => ({
   ...row,
@@ -44,9 +46,18 @@ function rowFields(ctx: CoreContext, actor: Actor, { workspace, ...rest }: Proje
 /** Projects group issues and costs. Board and the company's agents may create and edit them. */
 export function createProjectsService(ctx: CoreContext) {
   return {
-    list(actor: Actor, companyId: string): Project[] {
+    /** Oldest first. */
+    list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Project> {
       assertCompany(ctx.db, actor, companyId);
-      return ctx.db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(asc(projects.createdAt), sql`rowid`).all().map(toProject);
+      const order = keyset(projects, projects.createdAt, 'asc');
+      const rows = ctx.db
+        .select({ row: projects, rowid: order.rowid })
+        .from(projects)
+        .where(and(eq(projects.companyId, companyId), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toProject(r.row));
     },
 
     get: (actor: Actor, projectId: string): Project => toProject(requireProject(ctx.db, actor, projectId)),
@@ -56,6 +67,7 @@ export function createProjectsService(ctx: CoreContext) {
       const fields = rowFields(ctx, actor, input);
       return inTransaction(ctx, (tx) => {
         assertCompany(tx, actor, companyId);
+        assertRoomFor(tx, 'projects', companyId);
         const at = isoNow(ctx);
         const row = tx
           .insert(projects)

@@ -4,15 +4,15 @@ import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
 import { CreateRoutineBody, FiringsQuery, HookParams, PatchRoutineBody, Routine, RoutineFiring, RoutineIdParams, RoutineWithToken } from './contract.js';
 import { MAX_WEBHOOK_BODY_BYTES } from './service.js';
-import { ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 
 const tags = ['routines'];
 const AnyJson = z.unknown().describe('Any JSON; stored with the firing and usable in templates as {{body.<path>}}');
 
 export const routinesRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/companies/:companyId/routines', {
-    schema: { tags, params: CompanyIdParams, response: { 200: z.array(Routine), ...errorResponses } },
-    handler: (req) => s.routines.list(req.actor, req.params.companyId),
+    schema: { tags, summary: 'Routines of the company (deleted ones left out), by title, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: CompanyIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(Routine), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.routines.list(req.actor, req.params.companyId, req.query)),
   });
   app.post('/api/companies/:companyId/routines', {
     schema: { tags, summary: 'Create a routine; a webhook trigger answers with its token once', params: CompanyIdParams, body: CreateRoutineBody, response: { 201: RoutineWithToken, ...errorResponses } },

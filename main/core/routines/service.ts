@@ -100,10 +100,19 @@ export function createRoutinesService(ctx: CoreContext, deps: { apiUrl: () => st
   });
 
   return {
-    list(actor: Actor, companyId: string): Routine[] {
+    /** Live routines by title; titles repeat, so the rowid breaks ties. */
+    list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Routine> {
       assertCompany(ctx.db, actor, companyId);
       const now = ctx.clock.now();
-      return ctx.db.select().from(routines).where(and(eq(routines.companyId, companyId), isNull(routines.deletedAt))).orderBy(routines.title).all().map((r) => toRoutine(ctx.db, r, now));
+      const order = keyset(routines, routines.title, 'asc');
+      const rows = ctx.db
+        .select({ row: routines, rowid: order.rowid })
+        .from(routines)
+        .where(and(eq(routines.companyId, companyId), isNull(routines.deletedAt), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.title, (r) => toRoutine(ctx.db, r.row, now));
     },
 
     get(actor: Actor, routineId: string): Routine {

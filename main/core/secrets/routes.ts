@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../kernel/route.js';
 import { errorResponses } from '../kernel/route.js';
 import { CompanyIdParams } from '../kernel/common-contract.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../kernel/header-page.js';
 import { CreateSecretBody, PatchSecretBody, Secret, SecretIdParams, SystemStatus } from './contract.js';
 
 const tags = ['secrets'];
@@ -9,8 +10,8 @@ const tags = ['secrets'];
 /** Secrets (spec 4.6), board only; responses carry metadata, never a value. */
 export const secretsRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/companies/:companyId/secrets', {
-    schema: { tags, summary: 'Secrets of the company: metadata only', params: CompanyIdParams, response: { 200: z.array(Secret), ...errorResponses } },
-    handler: (req) => s.secrets.list(req.actor, req.params.companyId),
+    schema: { tags, summary: 'Secrets of the company: metadata only, by name, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: CompanyIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(Secret), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.secrets.list(req.actor, req.params.companyId, req.query)),
   });
   app.post('/api/companies/:companyId/secrets', {
     schema: {

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { secrets, secretVersions, type SecretRow } from './schema.js';
 import type { CreateSecretInput, PatchSecretInput, Secret, SystemStatus } from './contract.js';
 import { seal, versionAad } from './crypto.js';
@@ -85,16 +86,20 @@ export function createSecretsService(ctx: CoreContext) {
       return { keyProvider: { kind: p.kind, description: p.describe(), warning: p.warning } };
     },
 
-    list(actor: Actor, companyId: string): Secret[] {
+    /** By name (unique among live secrets of the company). */
+    list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Secret> {
       assertBoard(actor, what);
       assertCompany(ctx.db, actor, companyId);
+      const order = keyset(secrets, secrets.name, 'asc');
       const rows = ctx.db
-        .select()
+        .select({ row: secrets, rowid: order.rowid })
         .from(secrets)
-        .where(and(eq(secrets.companyId, companyId), isNull(secrets.deletedAt)))
-        .orderBy(asc(secrets.name), sql`rowid`)
+        .where(and(eq(secrets.companyId, companyId), isNull(secrets.deletedAt), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
         .all();
-      return present(ctx.db, rows);
+      const rowsOfPage = order.page(rows, page.limit, (r) => r.row.name, (r) => r.row);
+      return { ...rowsOfPage, items: present(ctx.db, rowsOfPage.items) };
     },
 
     get(actor: Actor, secretId: string): Secret {

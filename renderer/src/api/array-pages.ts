@@ -2,8 +2,8 @@ import { buildUrl, toApiError, type ApiClient } from './client.js';
 
 /**
  * Every page of a list the API returns as the spec's plain array, following its `X-Next-Cursor`
- * header (approvals, comments, revisions: 200 per page by default). `maxPages` bounds a runaway
- * list; the board shows lists of this kind whole (they are short in practice).
+ * header: every such list answers one page at a time (200 by default, 500 asked for here). The
+ * board shows these lists whole (they are short in practice); `maxPages` bounds a runaway one.
  */
 export async function allArrayPages<T>(api: ApiClient, path: string, query: Record<string, string | number | undefined> = {}, maxPages = 50): Promise<T[]> {
   const items: T[] = [];

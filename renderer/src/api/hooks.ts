@@ -10,7 +10,7 @@ export function useCompanies() {
   const api = useApi();
   return useQuery({
     queryKey: keys.companies(),
-    queryFn: () => api.get<Company[]>('/api/companies'),
+    queryFn: () => allArrayPages<Company>(api, '/api/companies'),
     // Events are per company: with none yet there is no stream to say one was created elsewhere
     // (`headcount demo`, another tab), so the first-run screen looks every few seconds.
     refetchInterval: (q) => (q.state.data && q.state.data.length > 0 ? false : 4000),
@@ -29,7 +29,7 @@ export function useAgents(cid: string) {
 
 export function useProjects(cid: string) {
   const api = useApi();
-  return useQuery({ queryKey: keys.projects(cid), queryFn: () => api.get<Project[]>(`/api/companies/${cid}/projects`) });
+  return useQuery({ queryKey: keys.projects(cid), queryFn: () => allArrayPages<Project>(api, `/api/companies/${cid}/projects`) });
 }
 
 export function useIssues(cid: string, filters: { status?: string; assigneeAgentId?: string; projectId?: string; labelId?: string; limit?: number } = {}) {
@@ -93,7 +93,7 @@ export function useAction<TVars, TResult>(
 
 export function useLabels(cid: string) {
   const api = useApi();
-  return useQuery({ queryKey: keys.labels(cid), queryFn: () => api.get<Label[]>(`/api/companies/${cid}/labels`) });
+  return useQuery({ queryKey: keys.labels(cid), queryFn: () => allArrayPages<Label>(api, `/api/companies/${cid}/labels`) });
 }
 
 /** What waits on the founder (GET …/inbox): the sidebar count, the window title, the Inbox page, the dashboard. */

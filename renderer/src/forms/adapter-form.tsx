@@ -9,6 +9,7 @@ import { Pill } from '../components/Pill.js';
 import { readinessSummary, type EnvironmentTestResult } from './readiness.js';
 import { configFromValues, ConfigFormError, fieldsOf, isPrimaryField, valuesFromConfig, type EnvRow, type FieldSpec, type FormValues, type JsonSchema } from './schema-fields.js';
 import { serverFieldErrors, validateConfig, type FieldErrors } from './validate-config.js';
+import { allArrayPages } from '../api/array-pages.js';
 
 /** An entry of GET /api/adapters (main/core/plugins/contract.ts). */
 export interface AdapterInfo {
@@ -311,7 +312,7 @@ function ModelPicker({ form, companyId, field, error }: { form: AdapterForm; com
 export function AdapterConfigFields({ form, companyId }: { form: AdapterForm; companyId: string }) {
   const api = useApi();
   const hasEnv = form.fields.some((f) => f.kind === 'env');
-  const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => api.get<Secret[]>(`/api/companies/${companyId}/secrets`), enabled: hasEnv });
+  const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => allArrayPages<Secret>(api, `/api/companies/${companyId}/secrets`), enabled: hasEnv });
   const err = (name: string) => form.errors[name] ?? null;
   const render = (f: FieldSpec) => {
     const v = form.values[f.name];

@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { startCore, type TestCore } from '../../helpers/core.js';
+import { FIXED_LIMITS } from '../../../main/core/limits/settings.js';
 import { purgeTranscripts } from '../../../main/core/retention/transcripts.js';
 import { seedCompany } from './seed.js';
 import { craftArchive, gzipBomb, jsonl, readArchive, rowsOfEntry, treeDigest, withEntry, type CraftEntry } from './craft.js';
@@ -205,6 +207,21 @@ describe('a crafted export', () => {
       await expectRefused(craftArchive(edit('tables/issues.jsonl', (r) => (first(r).title = 42))), /issues\.jsonl", line 1: title: must be a string/);
     });
   });
+
+  // The agent list, the org chart and the spend per agent or project answer every row at once, so
+  // a company holds at most so many of each (limits/settings.ts), an imported one too.
+  it.each<[string, string, number]>([
+    ['agents', 'tables/agents.jsonl', FIXED_LIMITS.agentsPerCompany],
+    ['projects', 'tables/projects.jsonl', FIXED_LIMITS.projectsPerCompany],
+  ])('with more %s than a company holds: refused', async (what, entry, most) => {
+    const crafted = edit(entry, (rows) => {
+      const model = rows[0]!;
+      for (let i = rows.length; i <= most; i++) {
+        rows.push({ ...model, id: randomUUID(), name: `Copy ${i}`, ...(what === 'agents' ? { url_key: `copy-${i}`, reports_to: null } : {}) });
+      }
+    });
+    await expectRefused(craftArchive(crafted), new RegExp(`more than ${most} ${what}`));
+  }, 60_000);
 });
 
 describe('a format 1 export (files under their stored names and run ids)', () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent, createCompany, startCore, type ApiResponse, type TestCore } from '../../helpers/core.js';
+import { allArrayPages } from '../../helpers/array-pages.js';
 
 // Lists that grow with history answer one page at a time (issue 17): the body stays the plain
 // array the spec shows, the next page's cursor comes in X-Next-Cursor (and Link), as for comments.
@@ -16,29 +17,6 @@ afterEach(async () => {
   await t.close();
 });
 
-/** Follows X-Next-Cursor from the first page to the last, checking each page's size and Link. */
-async function allPages(first: string, limit: number): Promise<{ pages: ApiResponse<any>[]; items: any[] }> {
-  const pages: ApiResponse<any>[] = [];
-  let url: string | null = `${first}${first.includes('?') ? '&' : '?'}limit=${limit}`;
-  while (url) {
-    const res: ApiResponse<any> = await t.api('GET', url);
-    expect(res.status, res.text).toBe(200);
-    expect(Array.isArray(res.body)).toBe(true);
-    pages.push(res);
-    const next = res.headers.get('x-next-cursor');
-    if (next) {
-      expect(res.body).toHaveLength(limit);
-      expect(res.headers.get('link')).toContain(`after=${next}`);
-      const link = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '');
-      url = link ? link[1]! : null;
-    } else {
-      expect(res.headers.get('link')).toBeNull();
-      url = null;
-    }
-    if (pages.length > 20) throw new Error('paging does not end');
-  }
-  return { pages, items: pages.flatMap((p) => p.body) };
-}
 
 describe('history lists page with a cursor', () => {
   it('document revisions: newest first across pages, none twice, none lost', async () => {
@@ -52,7 +30,7 @@ describe('history lists page with a cursor', () => {
     const whole = await t.api('GET', `/api/issues/${issue.id}/documents/plan/revisions`);
     expect(whole.body).toHaveLength(7);
     expect(whole.headers.get('x-next-cursor')).toBeNull();
-    const { pages, items } = await allPages(`/api/issues/${issue.id}/documents/plan/revisions`, 3);
+    const { pages, items } = await allArrayPages(t, `/api/issues/${issue.id}/documents/plan/revisions`, 3);
     expect(pages).toHaveLength(3);
     expect(items).toEqual(whole.body);
   });
@@ -65,7 +43,7 @@ describe('history lists page with a cursor', () => {
     }
     const revisions = (await t.api('GET', `/api/agents/${agent.id}/config-revisions`)).body;
     expect(revisions.length).toBeGreaterThanOrEqual(4);
-    expect((await allPages(`/api/agents/${agent.id}/config-revisions`, 2)).items).toEqual(revisions);
+    expect((await allArrayPages(t, `/api/agents/${agent.id}/config-revisions`, 2)).items).toEqual(revisions);
 
     const approvalIds: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -73,11 +51,11 @@ describe('history lists page with a cursor', () => {
       expect(res.status, res.text).toBe(201);
       approvalIds.push(res.body.id);
     }
-    const approvals = await allPages(`/api/companies/${company}/approvals?status=pending`, 2);
+    const approvals = await allArrayPages(t, `/api/companies/${company}/approvals?status=pending`, 2);
     expect(approvals.items.map((a) => a.id)).toEqual([...approvalIds].reverse());
 
     for (let i = 0; i < 5; i++) expect((await t.api('POST', `/api/approvals/${approvalIds[0]}/comments`, { body: { body: `c${i}` } })).status).toBe(201);
-    const comments = await allPages(`/api/approvals/${approvalIds[0]}/comments`, 2);
+    const comments = await allArrayPages(t, `/api/approvals/${approvalIds[0]}/comments`, 2);
     expect(comments.items.map((c) => c.body)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
   });
 
@@ -89,7 +67,7 @@ describe('history lists page with a cursor', () => {
       ms = frozen;
       expect((await t.api('POST', `/api/approvals/${approval.id}/comments`, { body: { body: `same-${i}` } })).status).toBe(201);
     }
-    const { items } = await allPages(`/api/approvals/${approval.id}/comments`, 2);
+    const { items } = await allArrayPages(t, `/api/approvals/${approval.id}/comments`, 2);
     expect(items.map((c) => c.body)).toEqual(['same-0', 'same-1', 'same-2', 'same-3', 'same-4']);
   });
 

@@ -96,6 +96,8 @@ describe('limits in the settings', () => {
       commentMaxBytes: 64 * 1024,
       commentPageDefault: 100,
       commentPageMax: 500,
+      agentsPerCompany: 1000,
+      projectsPerCompany: 1000,
     });
     const put = await w.t.api('PUT', '/api/settings', { body: { limits: { commentsPerMinute: 7 } } });
     expect(put.body.limits).toMatchObject({ commentsPerMinute: 7, attachmentUploadsPerMinute: 30 });

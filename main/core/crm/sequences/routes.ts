@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/route.js';
 import { errorResponses } from '../../kernel/route.js';
 import { CompanyIdParams, EmptyBody } from '../../kernel/common-contract.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../../kernel/header-page.js';
 import { CreateSequenceBody, EnrollBody, Enrollment, EnrollmentIdParams, EnrollResult, ListEnrollmentsQuery, PatchSequenceBody, Sequence, SequenceIdParams } from './contract.js';
 
 const tags = ['crm'];
@@ -11,8 +12,8 @@ export const crmSequencesRoutes: RouteRegistrar = (app, s) => {
   const base = '/api/companies/:companyId/crm/sequences';
 
   app.get(base, {
-    schema: { tags, summary: 'Live sequences of the company', params: CompanyIdParams, response: { 200: z.array(Sequence), ...errorResponses } },
-    handler: (req) => s.crmSequences.list(req.actor, req.params.companyId),
+    schema: { tags, summary: 'Live sequences of the company, oldest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: CompanyIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(Sequence), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.crmSequences.list(req.actor, req.params.companyId, req.query)),
   });
 
   app.post(base, {
@@ -47,8 +48,16 @@ export const crmSequencesRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get(`${base}/:sequenceId/enrollments`, {
-    schema: { tags, summary: 'Enrollments of a sequence, newest first', params: SequenceIdParams, querystring: ListEnrollmentsQuery, response: { 200: z.array(Enrollment), ...errorResponses } },
-    handler: (req) => s.crmSequences.listEnrollments(req.actor, req.params.companyId, req.params.sequenceId, req.query),
+    schema: {
+      tags,
+      summary: 'Enrollments of a sequence, newest first (one enroll call in its order), one page at a time',
+      description: ARRAY_PAGE_DESCRIPTION,
+      params: SequenceIdParams,
+      // The limit keeps its default of 50 (at most 200) from before the list paged: a first page is unchanged.
+      querystring: ListEnrollmentsQuery.extend({ after: ArrayPageQuery.after }),
+      response: { 200: z.array(Enrollment), ...errorResponses },
+    },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.crmSequences.listEnrollments(req.actor, req.params.companyId, req.params.sequenceId, req.query, req.query)),
   });
 
   app.post(`${base}/:sequenceId/enrollments`, {

@@ -89,7 +89,8 @@ export const crmSequenceEnrollments = sqliteTable(
       .on(t.sequenceId, t.contact)
       .where(sql`${t.status} in ('active', 'waiting_approval')`),
     index('crm_enrollments_due_idx').on(t.status, t.nextAt),
-    index('crm_enrollments_company_idx').on(t.companyId, t.sequenceId),
+    // A sequence's enrollments in the list's order (newest first), so each page is a range.
+    index('crm_enrollments_company_idx').on(t.companyId, t.sequenceId, t.createdAt),
   ],
 );
 export type CrmSequenceEnrollmentRow = typeof crmSequenceEnrollments.$inferSelect;

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../../db/keyset.js';
 import type { Actor } from '../../kernel/actor.js';
 import { actorRef } from '../../kernel/actor.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../../context.js';
@@ -81,15 +82,18 @@ export function createSequencesService(ctx: CoreContext) {
   }
 
   return {
-    list(actor: Actor, companyId: string): Sequence[] {
+    /** Oldest first (created, then written; see outboxOrder), one keyset page at a time. */
+    list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Sequence> {
       assertCompany(ctx.db, actor, companyId);
-      return ctx.db
-        .select()
+      const order = keyset(crmSequences, crmSequences.createdAt, 'asc');
+      const rows = ctx.db
+        .select({ row: crmSequences, rowid: order.rowid })
         .from(crmSequences)
-        .where(and(eq(crmSequences.companyId, companyId), isNull(crmSequences.deletedAt)))
-        .orderBy(asc(crmSequences.createdAt), asc(crmSequences.id))
-        .all()
-        .map(toSequence);
+        .where(and(eq(crmSequences.companyId, companyId), isNull(crmSequences.deletedAt), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toSequence(r.row));
     },
 
     get(actor: Actor, companyId: string, sequenceId: string): Sequence {
@@ -200,19 +204,27 @@ export function createSequencesService(ctx: CoreContext) {
       });
     },
 
-    listEnrollments(actor: Actor, companyId: string, sequenceId: string, query: { status?: EnrollmentStatus | undefined; limit: number }): Enrollment[] {
+    /**
+     * Newest first, the contacts of one enroll call (one createdAt) in the order they were
+     * enrolled: the order from before the list paged (created_at DESC, id ASC), since ids are
+     * minted as their rows are inserted (kernel/ids.ts) and so follow the rowid.
+     */
+    listEnrollments(actor: Actor, companyId: string, sequenceId: string, query: { status?: EnrollmentStatus | undefined }, page: KeysetQuery): KeysetPage<Enrollment> {
       assertCompany(ctx.db, actor, companyId);
       requireSequence(ctx.db, companyId, sequenceId);
-      const where = [eq(crmSequenceEnrollments.sequenceId, sequenceId)];
+      // The sequence is this company's, so are its enrollments: naming the company lets
+      // crm_enrollments_company_idx (company_id, sequence_id) find the sequence's rows.
+      const order = keyset(crmSequenceEnrollments, crmSequenceEnrollments.createdAt, 'desc', 'asc');
+      const where = [eq(crmSequenceEnrollments.companyId, companyId), eq(crmSequenceEnrollments.sequenceId, sequenceId), order.after(page.after)];
       if (query.status) where.push(eq(crmSequenceEnrollments.status, query.status));
-      return ctx.db
-        .select()
+      const rows = ctx.db
+        .select({ row: crmSequenceEnrollments, rowid: order.rowid })
         .from(crmSequenceEnrollments)
         .where(and(...where))
-        .orderBy(desc(crmSequenceEnrollments.createdAt), asc(crmSequenceEnrollments.id))
-        .limit(query.limit)
-        .all()
-        .map(toEnrollment);
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toEnrollment(r.row));
     },
 
     getEnrollment(actor: Actor, companyId: string, enrollmentId: string): Enrollment {

@@ -6,6 +6,7 @@ import { MAX_UPLOAD_BYTES } from '../../assets/service.js';
 import { receiveFile } from '../../assets/upload.js';
 import { sendAsset } from '../../assets/serve.js';
 import { limitsOf, retryAfterOnError } from '../../limits/service.js';
+import { ArrayPageQuery, ARRAY_PAGE_DESCRIPTION, sendArrayPage } from '../../kernel/header-page.js';
 import { IssueIdParams } from '../params.js';
 import { Attachment, ATTACHMENT_FIELD, AttachmentIdParams, UploadAttachmentParams } from './contract.js';
 import { ATTACHMENT_CONTENT_TYPES, dispositionFor, verifiedAttachmentType } from './content-types.js';
@@ -41,8 +42,8 @@ export const attachmentsRoutes: RouteRegistrar = (app, s) => {
   });
 
   app.get('/api/issues/:issueId/attachments', {
-    schema: { tags, summary: 'Attachments of the issue, oldest first', params: IssueIdParams, response: { 200: z.array(Attachment), ...errorResponses } },
-    handler: (req) => s.attachments.list(req.actor, req.params.issueId),
+    schema: { tags, summary: 'Attachments of the issue, oldest first, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: IssueIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(Attachment), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.attachments.list(req.actor, req.params.issueId, req.query)),
   });
 
   app.get('/api/attachments/:attachmentId/content', {

@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
+import { keyset, type KeysetPage, type KeysetQuery } from '../../db/keyset.js';
 import { assets, type AssetRow } from '../../assets/schema.js';
 import { createAssetsService, type AssetsService } from '../../assets/service.js';
 import type { Actor } from '../../kernel/actor.js';
@@ -81,15 +82,18 @@ export function createAttachmentsService(ctx: CoreContext, store: AssetsService 
     },
 
     /** Live attachments, oldest first (rowid breaks ties between uploads in the same millisecond). */
-    list(actor: Actor, issueRef: string): Attachment[] {
+    /** Oldest first. */
+    list(actor: Actor, issueRef: string, page: KeysetQuery): KeysetPage<Attachment> {
       const issue = requireIssue(ctx.db, actor, issueRef);
-      return ctx.db
-        .select()
+      const order = keyset(assets, assets.createdAt, 'asc');
+      const rows = ctx.db
+        .select({ row: assets, rowid: order.rowid })
         .from(assets)
-        .where(and(eq(assets.issueId, issue.id), eq(assets.kind, 'attachment'), isNull(assets.deletedAt)))
-        .orderBy(asc(assets.createdAt), sql`rowid`)
-        .all()
-        .map(toAttachment);
+        .where(and(eq(assets.issueId, issue.id), eq(assets.kind, 'attachment'), isNull(assets.deletedAt), order.after(page.after)))
+        .orderBy(...order.orderBy)
+        .limit(page.limit + 1)
+        .all();
+      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toAttachment(r.row));
     },
 
     get(actor: Actor, attachmentId: string): AssetRow {

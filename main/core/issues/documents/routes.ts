@@ -9,8 +9,8 @@ const tags = ['issue documents'];
 
 export const issueDocumentsRoutes: RouteRegistrar = (app, s) => {
   app.get('/api/issues/:issueId/documents', {
-    schema: { tags, summary: 'Live documents of the issue: metadata only, by key', params: IssueIdParams, response: { 200: z.array(DocumentSummary), ...errorResponses } },
-    handler: (req) => s.issueDocuments.list(req.actor, req.params.issueId),
+    schema: { tags, summary: 'Live documents of the issue: metadata only, by key, one page at a time', description: ARRAY_PAGE_DESCRIPTION, params: IssueIdParams, querystring: z.strictObject(ArrayPageQuery), response: { 200: z.array(DocumentSummary), ...errorResponses } },
+    handler: async (req, reply) => sendArrayPage(req, reply, req.query.limit, s.issueDocuments.list(req.actor, req.params.issueId, req.query)),
   });
 
   app.get('/api/issues/:issueId/documents/:key', {

@@ -65,18 +65,20 @@ const toRevision = (row: IssueDocumentRevisionRow): DocumentRevision => ({
   createdAt: row.createdAt,
 });
 
-/** Metadata of the issue's live documents, by key. `issueId` is the issue's UUID. */
-export function documentSummaries(db: Queryable, issueId: string): DocumentSummary[] {
-  return summariesOf(db)
-    .all({ issueId })
-    .map((r) => ({ ...r, format: r.format as Format }));
+/** One page of the metadata of the issue's live documents, by key (unique among live ones). `issueId` is the issue's UUID. */
+export function documentSummaries(db: Queryable, issueId: string, page: KeysetQuery): KeysetPage<DocumentSummary> {
+  const order = keyset(issueDocuments, issueDocuments.key, 'asc');
+  const rows = db
+    .select({ summary: summaryColumns, rowid: order.rowid })
+    .from(issueDocuments)
+    .where(and(live(issueId), order.after(page.after)))
+    .orderBy(...order.orderBy)
+    .limit(page.limit + 1)
+    .all();
+  return order.page(rows, page.limit, (r) => r.summary.key, (r) => ({ ...r.summary, format: r.summary.format as Format }));
 }
 
 // Built once per connection (db/prepared.ts).
-const summariesOf = (db: Queryable) =>
-  prepared(db, 'documents.summaries', (d) =>
-    d.select(summaryColumns).from(issueDocuments).where(live(sql.placeholder('issueId'))).orderBy(asc(issueDocuments.key)).prepare(),
-  );
 const documentByKey = (db: Queryable) =>
   prepared(db, 'documents.byKey', (d) => d.select().from(issueDocuments).where(and(live(sql.placeholder('issueId')), eq(issueDocuments.key, sql.placeholder('key')))).prepare());
 
@@ -164,8 +166,8 @@ export function createIssueDocumentsService(ctx: CoreContext) {
   }
 
   return {
-    list(actor: Actor, issueRef: string): DocumentSummary[] {
-      return documentSummaries(ctx.db, requireIssue(ctx.db, actor, issueRef).id);
+    list(actor: Actor, issueRef: string, page: KeysetQuery): KeysetPage<DocumentSummary> {
+      return documentSummaries(ctx.db, requireIssue(ctx.db, actor, issueRef).id, page);
     },
 
     get(actor: Actor, issueRef: string, key: string): IssueDocument {

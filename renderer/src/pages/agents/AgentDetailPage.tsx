@@ -25,6 +25,7 @@ import { AdapterSetup } from '../../forms/AdapterSetup.js';
 import { adapterLabel } from '../../app/adapter-label.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
 import { AgentEditDialog } from './AgentEditDialog.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 const TABS = ['overview', 'configuration', 'history', 'keys', 'runs'] as const;
 type Tab = (typeof TABS)[number];
@@ -239,7 +240,7 @@ function Configuration({ agent: a, companyId }: { agent: Agent; companyId: strin
 
 function History({ agent: a }: { agent: Agent }) {
   const api = useApi();
-  const revisions = useQuery({ queryKey: keys.agent(a.id, 'revisions'), queryFn: () => api.get<ConfigRevision[]>(`/api/agents/${a.id}/config-revisions`) });
+  const revisions = useQuery({ queryKey: keys.agent(a.id, 'revisions'), queryFn: () => allArrayPages<ConfigRevision>(api, `/api/agents/${a.id}/config-revisions`) });
   const rollback = useAction((rev: ConfigRevision) => api.post<Agent>(`/api/agents/${a.id}/config-revisions/${rev.id}/rollback`), {
     success: 'Configuration restored as a new revision',
     errorTitle: 'Could not roll back',
@@ -281,7 +282,7 @@ function History({ agent: a }: { agent: Agent }) {
 
 function Keys({ agent: a }: { agent: Agent }) {
   const api = useApi();
-  const list = useQuery({ queryKey: keys.agent(a.id, 'keys'), queryFn: () => api.get<AgentKey[]>(`/api/agents/${a.id}/keys`) });
+  const list = useQuery({ queryKey: keys.agent(a.id, 'keys'), queryFn: () => allArrayPages<AgentKey>(api, `/api/agents/${a.id}/keys`) });
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedAgentKey | null>(null);
   const create = useAction((n: string) => api.post<CreatedAgentKey>(`/api/agents/${a.id}/keys`, n ? { name: n } : {}), {

@@ -15,6 +15,7 @@ import { approvalTitle } from './ApprovalsPage.js';
 import { HireRunsAs } from './HireRunsAs.js';
 import { Markdown } from '../../components/Markdown.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 type Decision = 'approve' | 'reject' | 'request-revision';
 const DECISION_DONE: Record<Decision, string> = { approve: 'Approved', reject: 'Rejected', 'request-revision': 'Revision requested' };
@@ -23,8 +24,8 @@ export function ApprovalDetailPage({ companyId, params }: PageProps) {
   const api = useApi();
   const id = params.approvalId!;
   const approval = useQuery({ queryKey: keys.approval(id), queryFn: () => api.get<ApprovalDetail>(`/api/approvals/${id}`) });
-  const issues = useQuery({ queryKey: keys.approval(id, 'issues'), queryFn: () => api.get<Issue[]>(`/api/approvals/${id}/issues`) });
-  const comments = useQuery({ queryKey: keys.approval(id, 'comments'), queryFn: () => api.get<ApprovalComment[]>(`/api/approvals/${id}/comments`) });
+  const issues = useQuery({ queryKey: keys.approval(id, 'issues'), queryFn: () => allArrayPages<Issue>(api, `/api/approvals/${id}/issues`) });
+  const comments = useQuery({ queryKey: keys.approval(id, 'comments'), queryFn: () => allArrayPages<ApprovalComment>(api, `/api/approvals/${id}/comments`) });
   const agents = useAgents(companyId);
   const [note, setNote] = useState('');
   const [comment, setComment] = useState('');

@@ -3,6 +3,7 @@ import { useApi } from '../../app/api-context.js';
 import { keys } from '../../api/keys.js';
 import type { Secret } from '../../api/types.js';
 import { adapterLabel } from '../../app/adapter-label.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 type Config = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${
  */
 export function HireRunsAs({ companyId, adapterType, adapterConfig }: { companyId: string; adapterType: unknown; adapterConfig: unknown }) {
   const api = useApi();
-  const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => api.get<Secret[]>(`/api/companies/${companyId}/secrets`) });
+  const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => allArrayPages<Secret>(api, `/api/companies/${companyId}/secrets`) });
   const config: Config = isObject(adapterConfig) ? adapterConfig : {};
   const command = [config.command, ...(Array.isArray(config.args) ? config.args : [])]
     .filter((p): p is string => typeof p === 'string')

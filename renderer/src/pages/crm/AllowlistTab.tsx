@@ -9,13 +9,14 @@ import { Table } from '../../components/Table.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { Pill } from '../../components/Pill.js';
 import { ALLOWLIST_KINDS, CHANNELS, CHANNEL_LABEL, crmBase, crmKey, useOutboxes, type AllowlistEntry } from './crm-api.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 const PLACEHOLDER: Record<string, string> = { address: 'jane@example.com', domain: 'example.com or *.example.com', phone: '+14155550123', handle: 'janedoe' };
 
 /** Default deny: a recipient not on this list is never contacted. */
 export function AllowlistTab({ companyId }: { companyId: string }) {
   const api = useApi();
-  const entries = useQuery({ queryKey: crmKey(companyId, 'allowlist'), queryFn: () => api.get<AllowlistEntry[]>(`${crmBase(companyId)}/allowlist`) });
+  const entries = useQuery({ queryKey: crmKey(companyId, 'allowlist'), queryFn: () => allArrayPages<AllowlistEntry>(api, `${crmBase(companyId)}/allowlist`) });
   const outboxes = useOutboxes(companyId);
   const [kind, setKind] = useState<(typeof ALLOWLIST_KINDS)[number]>('address');
   const [value, setValue] = useState('');

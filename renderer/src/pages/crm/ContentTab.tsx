@@ -12,6 +12,7 @@ import { href } from '../../app/router.js';
 
 import { CHANNELS, CHANNEL_LABEL, crmBase, crmKey, splitTags, type ContentPiece } from './crm-api.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -25,7 +26,7 @@ export function ContentTab({ companyId }: { companyId: string }) {
   const [channel, setChannel] = useState('');
   const pieces = useQuery({
     queryKey: crmKey(companyId, 'content', { niche, channel }),
-    queryFn: () => api.get<ContentPiece[]>(`${crmBase(companyId)}/content-pieces`, { niche: niche || undefined, channelIntent: channel || undefined }),
+    queryFn: () => allArrayPages<ContentPiece>(api, `${crmBase(companyId)}/content-pieces`, { niche: niche || undefined, channelIntent: channel || undefined }),
   });
   const [creating, setCreating] = useState(false);
   const remove = useAction((p: ContentPiece) => api.delete(`${crmBase(companyId)}/content-pieces/${p.id}`), { success: 'Content piece deleted', errorTitle: 'Could not delete', invalidate: [crmKey(companyId, 'content')] });

@@ -14,6 +14,7 @@ import { formatDateTime } from '../../app/format.js';
 import { useShortcut } from '../../shortcuts/registry.js';
 import { CHANNELS, CHANNEL_LABEL, crmBase, useOutboxes, useQuota, type Outbox } from './crm-api.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 const CONFIG_EXAMPLE: Record<string, string> = {
   email: '{\n  "host": "smtp.example.com",\n  "port": 587,\n  "fromAddress": "me@example.com",\n  "username": "me@example.com"\n}',
@@ -82,7 +83,7 @@ export function OutboxesTab({ companyId }: { companyId: string }) {
 
 function OutboxDialog({ companyId, onClose }: { companyId: string; onClose: () => void }) {
   const api = useApi();
-  const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => api.get<Secret[]>(`/api/companies/${companyId}/secrets`) });
+  const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => allArrayPages<Secret>(api, `/api/companies/${companyId}/secrets`) });
   const [channel, setChannel] = useState<(typeof CHANNELS)[number]>('dry-run');
   const [name, setName] = useState('');
   const [niche, setNiche] = useState('');

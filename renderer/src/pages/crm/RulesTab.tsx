@@ -9,6 +9,7 @@ import { Checkbox, Input, Select } from '../../components/Field.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { Pill } from '../../components/Pill.js';
 import { CHANNELS, CHANNEL_LABEL, crmBase, crmKey, splitTags, type ApprovalRule, type RulePredicate, type RulePreview } from './crm-api.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 const ACTION_LABEL = { auto_approve: 'Send without asking', queue_for_manual: 'Ask me first' } as const;
 
@@ -24,7 +25,7 @@ export const describePredicate = (p: RulePredicate): string => {
 /** Approval rules in evaluation order, an editor, and a live preview against a test message. */
 export function RulesTab({ companyId }: { companyId: string }) {
   const api = useApi();
-  const rules = useQuery({ queryKey: crmKey(companyId, 'rules'), queryFn: () => api.get<ApprovalRule[]>(`${crmBase(companyId)}/approval-rules`) });
+  const rules = useQuery({ queryKey: crmKey(companyId, 'rules'), queryFn: () => allArrayPages<ApprovalRule>(api, `${crmBase(companyId)}/approval-rules`) });
   const [selected, setSelected] = useState<string | 'new' | null>(null);
   // Nothing chosen yet: the first rule, as soon as the list arrives.
   if (selected === null && rules.data?.length) setSelected(rules.data[0]!.id);

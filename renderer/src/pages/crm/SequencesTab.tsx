@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState.js';
 import { Pill, humanize } from '../../components/Pill.js';
 import { formatDateTime } from '../../app/format.js';
 import { crmBase, crmKey, useOutboxes, type Enrollment, type Sequence } from './crm-api.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 const DAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
@@ -16,7 +17,7 @@ export function SequencesTab({ companyId }: { companyId: string }) {
     queryKey: crmKey(companyId, 'sequences'),
     queryFn: async () => {
       try {
-        return await api.get<Sequence[]>(`${crmBase(companyId)}/sequences`);
+        return await allArrayPages<Sequence>(api, `${crmBase(companyId)}/sequences`);
       } catch (err) {
         if ((err as { status?: number }).status === 404) return null;
         throw err;

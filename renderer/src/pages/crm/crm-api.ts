@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { useApi } from '../../app/api-context.js';
 import type * as Crm from '../../../../main/core/crm/contract.js';
 import type * as Seq from '../../../../main/core/crm/sequences/contract.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 export type Outbox = Crm.Outbox;
 export type AllowlistEntry = Crm.AllowlistEntry;
@@ -37,12 +38,12 @@ export const crmBase = (cid: string) => `/api/companies/${cid}/crm`;
 
 export function useOutboxes(cid: string) {
   const api = useApi();
-  return useQuery({ queryKey: crmKey(cid, 'outboxes'), queryFn: () => api.get<Outbox[]>(`${crmBase(cid)}/outboxes`) });
+  return useQuery({ queryKey: crmKey(cid, 'outboxes'), queryFn: () => allArrayPages<Outbox>(api, `${crmBase(cid)}/outboxes`) });
 }
 
 export function useQuota(cid: string) {
   const api = useApi();
-  return useQuery({ queryKey: crmKey(cid, 'quota'), queryFn: () => api.get<QuotaRow[]>(`${crmBase(cid)}/quota`) });
+  return useQuery({ queryKey: crmKey(cid, 'quota'), queryFn: () => allArrayPages<QuotaRow>(api, `${crmBase(cid)}/quota`) });
 }
 
 export function useCrmSettings() {

@@ -9,6 +9,7 @@ import { Section } from '../../components/Page.js';
 import { Button } from '../../components/Button.js';
 import { toastError } from '../../stores/ui.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -21,7 +22,7 @@ export function Attachments({ issue }: { issue: IssueDetail }) {
   const api = useApi();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
-  const list = useQuery({ queryKey: keys.issue(issue.id, 'attachments'), queryFn: () => api.get<Attachment[]>(`/api/issues/${issue.id}/attachments`) });
+  const list = useQuery({ queryKey: keys.issue(issue.id, 'attachments'), queryFn: () => allArrayPages<Attachment>(api, `/api/issues/${issue.id}/attachments`) });
   const upload = useAction(
     async (files: File[]) => {
       for (const file of files) {

@@ -7,6 +7,7 @@ import { Card, Loading, ErrorBox } from '../../components/Page.js';
 import { Button } from '../../components/Button.js';
 import { Markdown } from '../../components/Markdown.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 const author = (r: DocumentRevision) => (r.authorType === 'board' ? 'you' : r.authorType === 'agent' ? 'an agent' : 'Headcount');
 
@@ -18,7 +19,7 @@ export function DocumentView({ issueId, docKey, onEdit, reveal }: { issueId: str
   const api = useApi();
   const path = `/api/issues/${issueId}/documents/${docKey}`;
   const doc = useQuery({ queryKey: keys.issue(issueId, `doc:${docKey}`), queryFn: () => api.get<IssueDocument>(path) });
-  const revisions = useQuery({ queryKey: keys.issue(issueId, `revisions:${docKey}`), queryFn: () => api.get<DocumentRevision[]>(`${path}/revisions`) });
+  const revisions = useQuery({ queryKey: keys.issue(issueId, `revisions:${docKey}`), queryFn: () => allArrayPages<DocumentRevision>(api, `${path}/revisions`) });
   const [picked, setPicked] = useState<DocumentRevision | null>(null);
   const article = useRef<HTMLElement>(null);
   const loaded = doc.isSuccess;

@@ -13,6 +13,7 @@ import { textDiff } from '../../app/config-diff.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
 import { DocumentView } from './DocumentView.js';
 import { toastSuccess } from '../../stores/ui.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 
 export function Documents({ issue, focusKey }: { issue: IssueDetail; focusKey?: string | null }) {
@@ -91,7 +92,7 @@ function DocumentEditor({ issueId, docKey, onClose }: { issueId: string; docKey:
   const qc = useQueryClient();
   const path = `/api/issues/${issueId}/documents/${docKey}`;
   const doc = useQuery({ queryKey: keys.issue(issueId, `doc:${docKey}`), queryFn: () => api.get<IssueDocument>(path) });
-  const revisions = useQuery({ queryKey: keys.issue(issueId, `revisions:${docKey}`), queryFn: () => api.get<DocumentRevision[]>(`${path}/revisions`) });
+  const revisions = useQuery({ queryKey: keys.issue(issueId, `revisions:${docKey}`), queryFn: () => allArrayPages<DocumentRevision>(api, `${path}/revisions`) });
   const [body, setBody] = useState<string | null>(null);
   const [base, setBase] = useState<IssueDocument | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);

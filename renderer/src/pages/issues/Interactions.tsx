@@ -10,11 +10,12 @@ import { Checkbox, Textarea } from '../../components/Field.js';
 import { Pill } from '../../components/Pill.js';
 import { timeAgo } from '../../app/format.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 /** Interaction cards: what agents ask of the board on this issue. Pending ones first. */
 export function Interactions({ issueId, focusId }: { issueId: string; focusId?: string | null }) {
   const api = useApi();
-  const list = useQuery({ queryKey: keys.issue(issueId, 'interactions'), queryFn: () => api.get<Interaction[]>(`/api/issues/${issueId}/interactions`) });
+  const list = useQuery({ queryKey: keys.issue(issueId, 'interactions'), queryFn: () => allArrayPages<Interaction>(api, `/api/issues/${issueId}/interactions`) });
   const items = [...(list.data ?? [])].sort((a, b) => Number(b.status === 'pending') - Number(a.status === 'pending') || (a.createdAt < b.createdAt ? 1 : -1));
   if (items.length === 0) return null;
   return (

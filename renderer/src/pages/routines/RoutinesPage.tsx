@@ -17,6 +17,7 @@ import { toastSuccess } from '../../stores/ui.js';
 import { NewRoutineDialog } from './RoutineForm.js';
 import { fireTimeInWords, triggerInWords } from './describe.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 const OUTCOME_TONE = { issue_created: 'green', pending: 'blue', skipped_missed: 'amber', skipped_open_issue: 'amber', cancelled: 'neutral' } as const;
 
@@ -140,7 +141,7 @@ function RoutineCard({ routine, agentName, shownUrl, onUrl }: { routine: Routine
 
 export function RoutinesPage({ companyId }: PageProps) {
   const api = useApi();
-  const routines = useQuery({ queryKey: keys.routines(companyId), queryFn: () => api.get<Routine[]>(`/api/companies/${companyId}/routines`) });
+  const routines = useQuery({ queryKey: keys.routines(companyId), queryFn: () => allArrayPages<Routine>(api, `/api/companies/${companyId}/routines`) });
   const agents = useAgents(companyId);
   const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const [creating, setCreating] = useState(false);

@@ -19,6 +19,7 @@ import { useShortcut } from '../../shortcuts/registry.js';
 import { secretUsage } from './usage.js';
 import { RelativeTime } from '../../components/RelativeTime.js';
 import './secrets.css';
+import { allArrayPages } from '../../api/array-pages.js';
 
 type Editing = { mode: 'create' } | { mode: 'rotate'; secret: Secret } | null;
 
@@ -28,9 +29,9 @@ type Editing = { mode: 'create' } | { mode: 'rotate'; secret: Secret } | null;
  */
 export function SecretsPage({ companyId }: PageProps) {
   const api = useApi();
-  const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => api.get<Secret[]>(`/api/companies/${companyId}/secrets`) });
+  const secrets = useQuery({ queryKey: keys.secrets(companyId), queryFn: () => allArrayPages<Secret>(api, `/api/companies/${companyId}/secrets`) });
   const agents = useAgents(companyId);
-  const outboxes = useQuery({ queryKey: ['company', companyId, 'crm', 'outboxes'], queryFn: () => api.get<Outbox[]>(`/api/companies/${companyId}/crm/outboxes`).catch(() => []) });
+  const outboxes = useQuery({ queryKey: ['company', companyId, 'crm', 'outboxes'], queryFn: () => allArrayPages<Outbox>(api, `/api/companies/${companyId}/crm/outboxes`).catch(() => []) });
   const status = useQuery({ queryKey: [...keys.system(), 'status'], queryFn: () => api.get<SystemStatus>('/api/system/status') });
   const usage = useMemo(() => secretUsage(agents.data ?? [], outboxes.data ?? []), [agents.data, outboxes.data]);
   const [editing, setEditing] = useState<Editing>(null);

@@ -13,6 +13,7 @@ import { formatDateTime } from '../../app/format.js';
 import { navigate } from '../../app/router.js';
 import { BUILTIN_FALLBACK, useAdapters } from '../../forms/adapter-form.js';
 import { BrandVoiceTab } from '../crm/BrandVoiceTab.js';
+import { allArrayPages } from '../../api/array-pages.js';
 
 /** The selected company's own settings: identity, hiring default, budget, brand voice, archive and delete. */
 export function CompanySettings({ companyId }: { companyId: string }) {
@@ -159,7 +160,7 @@ function DangerZone({ company: c }: { company: Company }) {
 
 function ArchivedCompanies() {
   const api = useApi();
-  const all = useQuery({ queryKey: [...keys.companies(), 'archived'], queryFn: () => api.get<Company[]>('/api/companies', { includeArchived: 'true' }) });
+  const all = useQuery({ queryKey: [...keys.companies(), 'archived'], queryFn: () => allArrayPages<Company>(api, '/api/companies', { includeArchived: 'true' }) });
   const [deleting, setDeleting] = useState<Company | null>(null);
   const unarchive = useAction((c: Company) => api.post<Company>(`/api/companies/${c.id}/unarchive`), {
     success: (c) => `${c.name} is back in the switcher`,

@@ -160,7 +160,7 @@ function LimitsForm({ current }: { current: Limits }) {
           <Input key={f.key} label={f.label} type="number" min={f.min} step="any" value={values[f.key] ?? ''} onChange={(e) => setValues((v) => ({ ...v, [f.key]: e.target.value }))} hint={f.hint} />
         ))}
         <p className="muted" style={{ fontSize: 12 }}>
-          Fixed: one file at most {bytes(current.attachmentMaxBytes)}, one comment at most {bytes(current.commentMaxBytes)}, comments listed {current.commentPageDefault} a page (at most {current.commentPageMax}).
+          Fixed: one file at most {bytes(current.attachmentMaxBytes)}, one comment at most {bytes(current.commentMaxBytes)}, comments listed {current.commentPageDefault} a page (at most {current.commentPageMax}), and a company holds at most {current.agentsPerCompany} agents (terminated ones included) and {current.projectsPerCompany} projects.
           An agent that hits a limit shows in the dashboard's "Needs you".
         </p>
         <div className="row">

@@ -244,10 +244,10 @@ describe('issue documents: access, deletion and activity', () => {
       ['design', 16],
       ['plan', Buffer.byteLength('ünïcode')],
     ]);
-    expect(view.documentSummaries).toEqual(documentSummaries(db, issue.id));
+    expect(view.documentSummaries).toEqual(documentSummaries(db, issue.id, { limit: 500 }).items);
     // A deleted plan is gone from both.
     expect((await t.api('DELETE', url(issue.id))).status).toBe(200);
-    expect(documentsView(db, issue.id)).toEqual({ documentSummaries: documentSummaries(db, issue.id), planDocument: null });
+    expect(documentsView(db, issue.id)).toEqual({ documentSummaries: documentSummaries(db, issue.id, { limit: 500 }).items, planDocument: null });
     const other = insertIssue(t, w.companyId);
     expect(documentsView(db, other.id)).toEqual({ documentSummaries: [], planDocument: null });
   });

@@ -5,6 +5,7 @@ import { buildUrl, toApiError, type ApiClient } from '../../../api/client.js';
 import { keys } from '../../../api/keys.js';
 import type { Approval, Comment, HeartbeatRun, Page } from '../../../api/types.js';
 import { mergeTimeline, type ActivityRecord, type TimelineEntry } from './merge.js';
+import { allArrayPages } from '../../../api/array-pages.js';
 
 /**
  * Pages read per source. An issue with more than this many runs or activity records (1,000 each)
@@ -65,7 +66,7 @@ export function useIssueTimeline(companyId: string, issueId: string): IssueTimel
   });
   const approvals = useQuery({
     queryKey: keys.approvals(companyId, { issueId }),
-    queryFn: () => api.get<Approval[]>(`/api/companies/${companyId}/approvals`, { issueId }),
+    queryFn: () => allArrayPages<Approval>(api, `/api/companies/${companyId}/approvals`, { issueId }),
   });
   const activity = useQuery({
     queryKey: [...keys.activity(companyId), { entityType: 'issue', entityId: issueId }],
