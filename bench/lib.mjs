@@ -103,6 +103,16 @@ export function processCpuMicros(pid) {
   }
 }
 
+/** Resident memory of a process in MiB (Linux /proc), or null where there is none. */
+export function rssMiB(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round((Number(m[1]) / 1024) * 10) / 10 : null;
+  } catch {
+    return null;
+  }
+}
+
 export const today = () => new Date().toISOString().slice(0, 10);
 
 export function writeResult(name, data) {

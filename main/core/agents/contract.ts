@@ -9,10 +9,8 @@ export const AgentStatus = z
       'terminated: permanent',
   );
 
-export const UrlKey = z
-  .string()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'lowercase letters, digits and inner dashes, at most 64')
-  .refine((k) => !/^[0-9a-f]{8}-[0-9a-f]{4}-/.test(k), 'must not look like a UUID');
+const UrlKeyText = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'lowercase letters, digits and inner dashes, at most 64');
+export const UrlKey = UrlKeyText.refine((k) => !/^[0-9a-f]{8}-[0-9a-f]{4}-/.test(k), 'must not look like a UUID');
 
 export const ChainLink = z.object({ id: Id, name: z.string(), role: z.string() });
 
@@ -21,7 +19,10 @@ export const Agent = z
     id: Id,
     companyId: Id,
     name: z.string(),
-    urlKey: UrlKey.describe('The agent shortname: unique in the company, usable in issue assignment'),
+    // The stored key passed UrlKey's refinement when it was written. An answer's schema without the
+    // refinement is one JSON Schema expresses exactly, so agents are written by a compiled
+    // serializer rather than by zod (http/serializer.ts): a fifth of the agent list's CPU.
+    urlKey: UrlKeyText.describe('The agent shortname: unique in the company, usable in issue assignment'),
     role: z.string(),
     title: z.string(),
     reportsTo: Id.nullable(),

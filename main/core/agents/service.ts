@@ -10,6 +10,7 @@ import { appendConfigRevision, findConfigRevision, listConfigRevisions } from '.
 import { assertNameFree, assertUrlKeyFree, uniqueUrlKey } from './naming.js';
 import { assertRoomFor } from '../limits/capacity.js';
 import { newId } from '../kernel/ids.js';
+import { prepared } from '../db/prepared.js';
 import type { Actor } from '../kernel/actor.js';
 import { assertBoard, assertRecordAccess } from '../kernel/access.js';
 import { badRequest, conflict, forbidden, notFound } from '../kernel/errors.js';
@@ -57,6 +58,18 @@ export function assertValidManager(db: Queryable, companyId: string, agentId: st
     current = row.reportsTo;
   }
 }
+
+// The agent list is read whole (spec 4.2): built once per connection, with rows mapped by a reader
+// worked out once (db/prepared.ts), rather than built and mapped afresh for each request.
+const agentsOfCompany = (db: Queryable) =>
+  prepared(db, 'agents.ofCompany', (d) =>
+    d
+      .select()
+      .from(agents)
+      .where(eq(agents.companyId, sql.placeholder('companyId')))
+      .orderBy(asc(agents.createdAt), sql`rowid`)
+      .prepare(),
+  );
 
 /** Fields an agent may change on its own record; everything else is the board's. */
 const SELF_EDITABLE = new Set<keyof PatchAgentInput>(['title', 'capabilities']);
@@ -174,12 +187,7 @@ export function createAgentsService(ctx: CoreContext) {
     list(actor: Actor, companyId: string): Agent[] {
       assertCompany(ctx.db, actor, companyId);
       settleBudgetPauses(ctx, companyId);
-      const rows = ctx.db
-        .select()
-        .from(agents)
-        .where(eq(agents.companyId, companyId))
-        .orderBy(asc(agents.createdAt), sql`rowid`)
-        .all();
+      const rows = agentsOfCompany(ctx.db).all({ companyId });
       return presentCompanyAgents(ctx.db, actor, rows, companyId, now());
     },
 

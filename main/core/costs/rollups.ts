@@ -100,13 +100,20 @@ const columns = {
   events: spendRollups.events,
 };
 
+// Read by every agent list (each agent's spend this month) and both spend reports: built once per
+// connection, as building the query took longer than reading a hundred agents' rows.
+const rollupsOfScope = (db: Queryable) =>
+  prepared(db, 'rollups.ofScope', (d) =>
+    d
+      .select(columns)
+      .from(spendRollups)
+      .where(and(eq(spendRollups.companyId, p('companyId')), eq(spendRollups.month, p('month')), eq(spendRollups.scope, p('scope'))))
+      .prepare(),
+  );
+
 /** Every row of one scope kind of a company in a month, by scope id. */
 export function rollupsOf(db: Queryable, companyId: string, month: string, scope: SpendScope): Map<string, SpendTotals> {
-  const rows = db
-    .select(columns)
-    .from(spendRollups)
-    .where(and(eq(spendRollups.companyId, companyId), eq(spendRollups.month, month), eq(spendRollups.scope, scope)))
-    .all();
+  const rows = rollupsOfScope(db).all({ companyId, month, scope });
   return new Map(rows.map(({ scopeId, ...t }) => [scopeId, t]));
 }
 
