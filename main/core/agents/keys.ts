@@ -74,15 +74,7 @@ export function createAgentKeysService(ctx: CoreContext) {
     list(actor: Actor, agentId: string, page: KeysetQuery): KeysetPage<AgentKey> {
       assertBoard(actor, 'manage agent keys');
       requireAgent(ctx.db, actor, agentId);
-      const order = keyset(agentApiKeys, agentApiKeys.createdAt, 'desc');
-      const rows = ctx.db
-        .select({ row: agentApiKeys, rowid: order.rowid })
-        .from(agentApiKeys)
-        .where(and(eq(agentApiKeys.agentId, agentId), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toAgentKey(r.row));
+      return keyset(agentApiKeys, agentApiKeys.createdAt, 'desc').pageOf(ctx.db, eq(agentApiKeys.agentId, agentId), page, toAgentKey);
     },
 
     revoke(actor: Actor, agentId: string, keyId: string): AgentKey {

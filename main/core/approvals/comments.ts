@@ -28,15 +28,7 @@ export function createApprovalCommentsService(ctx: CoreContext) {
     /** Oldest first, like an issue thread. */
     list(actor: Actor, approvalId: string, page: KeysetQuery): KeysetPage<ApprovalComment> {
       const approval = requireApproval(ctx.db, actor, approvalId);
-      const order = keyset(approvalComments, approvalComments.createdAt, 'asc');
-      const rows = ctx.db
-        .select({ row: approvalComments, rowid: order.rowid })
-        .from(approvalComments)
-        .where(and(eq(approvalComments.approvalId, approval.id), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toComment(r.row));
+      return keyset(approvalComments, approvalComments.createdAt, 'asc').pageOf(ctx.db, eq(approvalComments.approvalId, approval.id), page, toComment);
     },
 
     create(actor: Actor, approvalId: string, body: string): ApprovalComment {

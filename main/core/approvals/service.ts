@@ -97,18 +97,10 @@ export function createApprovalsService(ctx: CoreContext) {
     /** Newest first. */
     list(actor: Actor, companyId: string, statuses: ApprovalStatus[] | undefined, page: KeysetQuery, issueId?: string): KeysetPage<Approval> {
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(approvals, approvals.createdAt, 'desc');
-      const filters: (SQL | undefined)[] = [eq(approvals.companyId, companyId), order.after(page.after)];
+      const filters: (SQL | undefined)[] = [eq(approvals.companyId, companyId)];
       if (statuses?.length) filters.push(inArray(approvals.status, statuses));
       if (issueId) filters.push(inArray(approvals.id, ctx.db.select({ id: approvalIssues.approvalId }).from(approvalIssues).where(eq(approvalIssues.issueId, issueId.toLowerCase()))));
-      const rows = ctx.db
-        .select({ row: approvals, rowid: order.rowid })
-        .from(approvals)
-        .where(and(...filters))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toApproval(r.row));
+      return keyset(approvals, approvals.createdAt, 'desc').pageOf(ctx.db, and(...filters), page, toApproval);
     },
 
     get: (actor: Actor, approvalId: string): ApprovalDetail => approvalDetail(ctx.db, requireApproval(ctx.db, actor, approvalId)),

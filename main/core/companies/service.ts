@@ -118,14 +118,7 @@ export function createCompaniesService(ctx: CoreContext) {
   return {
     /** Oldest first. */
     list(actor: Actor, includeArchived: boolean, page: KeysetQuery): KeysetPage<Company> {
-      const rows = ctx.db
-        .select({ row: companies, rowid: oldestFirst.rowid })
-        .from(companies)
-        .where(and(...visibleTo(actor, includeArchived), oldestFirst.after(page.after)))
-        .orderBy(...oldestFirst.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return oldestFirst.page(rows, page.limit, (r) => r.row.createdAt, (r) => toCompany(r.row));
+      return oldestFirst.pageOf(ctx.db, and(...visibleTo(actor, includeArchived)), page, toCompany);
     },
 
     /** Every company the actor sees, oldest first, for in-process callers that visit each one (the tray's inbox). */

@@ -27,18 +27,10 @@ export function createAllowlistService(ctx: CoreContext) {
     /** Oldest first (created, then written; see outboxOrder), one keyset page at a time. */
     list(actor: Actor, companyId: string, query: { channel?: CrmChannel | undefined; outboxId?: string | undefined }, page: KeysetQuery): KeysetPage<AllowlistEntry> {
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(crmAllowlistEntries, crmAllowlistEntries.createdAt, 'asc');
-      const filters: (SQL | undefined)[] = [eq(crmAllowlistEntries.companyId, companyId), order.after(page.after)];
+      const filters: (SQL | undefined)[] = [eq(crmAllowlistEntries.companyId, companyId)];
       if (query.channel) filters.push(eq(crmAllowlistEntries.channel, query.channel));
       if (query.outboxId) filters.push(eq(crmAllowlistEntries.outboxId, query.outboxId));
-      const rows = ctx.db
-        .select({ row: crmAllowlistEntries, rowid: order.rowid })
-        .from(crmAllowlistEntries)
-        .where(and(...filters))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toAllowlistEntry(r.row));
+      return keyset(crmAllowlistEntries, crmAllowlistEntries.createdAt, 'asc').pageOf(ctx.db, and(...filters), page, toAllowlistEntry);
     },
 
     create(actor: Actor, companyId: string, input: CreateAllowlistEntryInput): AllowlistEntry {

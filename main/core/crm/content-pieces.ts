@@ -57,20 +57,12 @@ export function createContentPiecesService(ctx: CoreContext) {
     /** Oldest first (created, then written; see outboxOrder), one keyset page at a time. */
     list(actor: Actor, companyId: string, query: ListContentPiecesQuery, page: KeysetQuery): KeysetPage<ContentPiece> {
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(crmContentPieces, crmContentPieces.createdAt, 'asc');
-      const filters: (SQL | undefined)[] = [eq(crmContentPieces.companyId, companyId), isNull(crmContentPieces.deletedAt), order.after(page.after)];
+      const filters: (SQL | undefined)[] = [eq(crmContentPieces.companyId, companyId), isNull(crmContentPieces.deletedAt)];
       if (query.niche) filters.push(eq(crmContentPieces.niche, query.niche));
       if (query.channelIntent) filters.push(eq(crmContentPieces.channelIntent, query.channelIntent));
       if (query.sourcePath !== undefined) filters.push(eq(crmContentPieces.sourcePath, query.sourcePath));
       if (query.issueId) filters.push(eq(crmContentPieces.issueId, query.issueId));
-      const rows = ctx.db
-        .select({ row: crmContentPieces, rowid: order.rowid })
-        .from(crmContentPieces)
-        .where(and(...filters))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toContentPiece(r.row));
+      return keyset(crmContentPieces, crmContentPieces.createdAt, 'asc').pageOf(ctx.db, and(...filters), page, toContentPiece);
     },
 
     get(actor: Actor, companyId: string, pieceId: string): ContentPiece {

@@ -62,15 +62,7 @@ export function createOutboxesService(ctx: CoreContext) {
     /** Oldest first (created, then written), one keyset page at a time. */
     list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Outbox> {
       assertCompany(ctx.db, actor, companyId);
-      const order = outboxOrder();
-      const rows = ctx.db
-        .select({ row: crmOutboxes, rowid: order.rowid })
-        .from(crmOutboxes)
-        .where(and(eq(crmOutboxes.companyId, companyId), isNull(crmOutboxes.deletedAt), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toOutbox(r.row));
+      return outboxOrder().pageOf(ctx.db, and(eq(crmOutboxes.companyId, companyId), isNull(crmOutboxes.deletedAt)), page, toOutbox);
     },
 
     create(actor: Actor, companyId: string, input: CreateOutboxInput): Outbox {

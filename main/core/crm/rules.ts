@@ -53,15 +53,7 @@ export function createRulesService(ctx: CoreContext) {
      */
     list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<ApprovalRule> {
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(crmApprovalRules, crmApprovalRules.priority, 'asc');
-      const rows = ctx.db
-        .select({ row: crmApprovalRules, rowid: order.rowid })
-        .from(crmApprovalRules)
-        .where(and(eq(crmApprovalRules.companyId, companyId), isNull(crmApprovalRules.deletedAt), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.priority, (r) => toRule(r.row));
+      return keyset(crmApprovalRules, crmApprovalRules.priority, 'asc').pageOf(ctx.db, and(eq(crmApprovalRules.companyId, companyId), isNull(crmApprovalRules.deletedAt)), page, toRule);
     },
 
     create(actor: Actor, companyId: string, input: CreateRuleInput): ApprovalRule {

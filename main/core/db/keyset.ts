@@ -1,6 +1,7 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, sql, type AnyColumn, type InferSelectModel, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { badRequest } from '../kernel/errors.js';
+import type { Queryable } from '../context.js';
 
 /** One page of a list kept in (sort column, rowid) order: no list answers with all its rows. */
 export interface KeysetQuery {
@@ -20,7 +21,7 @@ export interface KeysetPage<T> {
  * `tieBreak` orders rows of one key by insertion the other way round from the key when a list
  * needs it (a sequence's enrollments: newest call first, the contacts of one call in their order).
  */
-export function keyset(table: SQLiteTable, column: AnyColumn, direction: 'asc' | 'desc', tieBreak: 'asc' | 'desc' = direction) {
+export function keyset<TTable extends SQLiteTable>(table: TTable, column: AnyColumn, direction: 'asc' | 'desc', tieBreak: 'asc' | 'desc' = direction) {
   const rowid = sql<number>`${table}.rowid`;
   const way = (dir: 'asc' | 'desc') => ({ order: sql.raw(dir === 'asc' ? 'ASC' : 'DESC'), after: sql.raw(dir === 'asc' ? '>' : '<') });
   const byKey = way(direction);
@@ -49,6 +50,17 @@ export function keyset(table: SQLiteTable, column: AnyColumn, direction: 'asc' |
       const last = items.at(-1);
       const nextCursor = rows.length > limit && last ? Buffer.from(JSON.stringify([key(last), last.rowid]), 'utf8').toString('base64url') : null;
       return { items: items.map(shape), nextCursor };
+    },
+    /** One page of the table's rows that `where` keeps, in this order, each shaped by `shape`. */
+    pageOf<T>(db: Queryable, where: SQL | undefined, page: KeysetQuery, shape: (row: InferSelectModel<TTable>) => T): KeysetPage<T> {
+      const rows = db
+        .select({ row: table as SQLiteTable, rowid, key: sql<string | number>`${column}` })
+        .from(table as SQLiteTable)
+        .where(and(where, this.after(page.after)))
+        .orderBy(...this.orderBy)
+        .limit(page.limit + 1)
+        .all() as unknown as { row: InferSelectModel<TTable>; rowid: number; key: string | number }[];
+      return this.page(rows, page.limit, (r) => r.key, (r) => shape(r.row));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { goals, type GoalRow } from './schema.js';
 import type { Goal } from './contract.js';
@@ -43,15 +43,7 @@ export function createGoalsService(ctx: CoreContext) {
     /** Oldest first. */
     list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Goal> {
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(goals, goals.createdAt, 'asc');
-      const rows = ctx.db
-        .select({ row: goals, rowid: order.rowid })
-        .from(goals)
-        .where(and(eq(goals.companyId, companyId), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toGoal(r.row));
+      return keyset(goals, goals.createdAt, 'asc').pageOf(ctx.db, eq(goals.companyId, companyId), page, toGoal);
     },
 
     get: (actor: Actor, goalId: string): Goal => toGoal(requireGoal(ctx.db, actor, goalId)),

@@ -69,15 +69,7 @@ export function createLabelsService(ctx: CoreContext) {
     /** By name: unique in the company, so the rowid never has to break a tie. */
     list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Label> {
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(labels, labels.name, 'asc');
-      const rows = ctx.db
-        .select({ row: labels, rowid: order.rowid })
-        .from(labels)
-        .where(and(eq(labels.companyId, companyId), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.name, (r) => toLabel(r.row));
+      return keyset(labels, labels.name, 'asc').pageOf(ctx.db, eq(labels.companyId, companyId), page, toLabel);
     },
 
     create(actor: Actor, companyId: string, input: { name: string; color: string }): Label {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { keyset, type KeysetPage, type KeysetQuery } from '../db/keyset.js';
 import { projects, type ProjectRow } from './schema.js';
 import type { Project } from './contract.js';
@@ -49,15 +49,7 @@ export function createProjectsService(ctx: CoreContext) {
     /** Oldest first. */
     list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Project> {
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(projects, projects.createdAt, 'asc');
-      const rows = ctx.db
-        .select({ row: projects, rowid: order.rowid })
-        .from(projects)
-        .where(and(eq(projects.companyId, companyId), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toProject(r.row));
+      return keyset(projects, projects.createdAt, 'asc').pageOf(ctx.db, eq(projects.companyId, companyId), page, toProject);
     },
 
     get: (actor: Actor, projectId: string): Project => toProject(requireProject(ctx.db, actor, projectId)),

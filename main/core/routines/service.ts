@@ -104,15 +104,7 @@ export function createRoutinesService(ctx: CoreContext, deps: { apiUrl: () => st
     list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Routine> {
       assertCompany(ctx.db, actor, companyId);
       const now = ctx.clock.now();
-      const order = keyset(routines, routines.title, 'asc');
-      const rows = ctx.db
-        .select({ row: routines, rowid: order.rowid })
-        .from(routines)
-        .where(and(eq(routines.companyId, companyId), isNull(routines.deletedAt), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.title, (r) => toRoutine(ctx.db, r.row, now));
+      return keyset(routines, routines.title, 'asc').pageOf(ctx.db, and(eq(routines.companyId, companyId), isNull(routines.deletedAt)), page, (r) => toRoutine(ctx.db, r, now));
     },
 
     get(actor: Actor, routineId: string): Routine {
@@ -242,15 +234,7 @@ export function createRoutinesService(ctx: CoreContext, deps: { apiUrl: () => st
     /** Newest first (fired at, then the order they were written), one keyset page at a time. */
     firings(actor: Actor, routineId: string, page: KeysetQuery): KeysetPage<RoutineFiring> {
       const row = requireRoutine(ctx.db, actor, routineId);
-      const order = keyset(routineFirings, routineFirings.firedAt, 'desc');
-      const rows = ctx.db
-        .select({ row: routineFirings, rowid: order.rowid })
-        .from(routineFirings)
-        .where(and(eq(routineFirings.routineId, row.id), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.firedAt, (r) => toFiring(ctx.db, r.row));
+      return keyset(routineFirings, routineFirings.firedAt, 'desc').pageOf(ctx.db, eq(routineFirings.routineId, row.id), page, (r) => toFiring(ctx.db, r));
     },
   };
 }

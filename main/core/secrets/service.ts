@@ -90,15 +90,7 @@ export function createSecretsService(ctx: CoreContext) {
     list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Secret> {
       assertBoard(actor, what);
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(secrets, secrets.name, 'asc');
-      const rows = ctx.db
-        .select({ row: secrets, rowid: order.rowid })
-        .from(secrets)
-        .where(and(eq(secrets.companyId, companyId), isNull(secrets.deletedAt), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      const rowsOfPage = order.page(rows, page.limit, (r) => r.row.name, (r) => r.row);
+      const rowsOfPage = keyset(secrets, secrets.name, 'asc').pageOf(ctx.db, and(eq(secrets.companyId, companyId), isNull(secrets.deletedAt)), page, (r) => r);
       return { ...rowsOfPage, items: present(ctx.db, rowsOfPage.items) };
     },
 

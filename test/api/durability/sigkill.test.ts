@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../../helpers/core.js';
 import { CLI, rawRequest, requireBuiltCli, spawnServe, stopProcess, type ServeProcess } from './serve-process.js';
+import { collectArrayPages } from '../../../main/core/kernel/array-pages.js';
 
 const TOKEN = 'hcb_sigkill-token';
 const CYCLES = 3;
@@ -32,10 +33,14 @@ function integrityOf(file: string): string {
   }
 }
 
-async function listProjectIds(url: string, companyId: string): Promise<string[]> {
-  const res = await rawRequest(url, 'GET', `/api/companies/${companyId}/projects`, { token: TOKEN });
-  expect(res.status, res.text).toBe(200);
-  return (JSON.parse(res.text) as { id: string }[]).map((p) => p.id);
+/** Every goal of the company, following the list's pages (it answers 200 at a time by default). */
+async function listGoalIds(url: string, companyId: string): Promise<string[]> {
+  const goals = await collectArrayPages<{ id: string }>(`/api/companies/${companyId}/goals`, async (next) => {
+    const res = await rawRequest(url, 'GET', next, { token: TOKEN });
+    expect(res.status, res.text).toBe(200);
+    return { body: JSON.parse(res.text), link: (res.headers.link as string | undefined) ?? null };
+  });
+  return goals.map((g) => g.id);
 }
 
 describe('SIGKILL in the middle of writes', () => {
@@ -62,14 +67,15 @@ describe('SIGKILL in the middle of writes', () => {
         for (let i = 0; ; i++) {
           inFlight++;
           try {
-            const res = await rawRequest(current.url, 'POST', `/api/companies/${companyId}/projects`, {
+            // Goals: a company holds at most 1,000 projects, which a fast machine could reach here.
+            const res = await rawRequest(current.url, 'POST', `/api/companies/${companyId}/goals`, {
               token: TOKEN,
-              body: { name: `cycle ${cycle} #${i}` },
+              body: { title: `cycle ${cycle} #${i}` },
             });
             expect(res.status, res.text).toBe(201);
-            const project = JSON.parse(res.text) as { id: string; name: string };
-            expect(project.name).toBe(`cycle ${cycle} #${i}`);
-            acknowledged.push(project.id);
+            const goal = JSON.parse(res.text) as { id: string; title: string };
+            expect(goal.title).toBe(`cycle ${cycle} #${i}`);
+            acknowledged.push(goal.id);
             ackedThisCycle++;
             firstAck();
           } catch (err) {
@@ -101,7 +107,7 @@ describe('SIGKILL in the middle of writes', () => {
       expect(statSync(`${dbFile}-wal`).size, `cycle ${cycle}`).toBeGreaterThan(0);
 
       server = await spawnServe(home, { env });
-      const ids = await listProjectIds(server.url, companyId);
+      const ids = await listGoalIds(server.url, companyId);
       const present = new Set(ids);
       const missing = acknowledged.filter((id) => !present.has(id));
       expect(missing, `cycle ${cycle} (killed after ${killAfter} ms): acknowledged writes lost`).toEqual([]);
@@ -110,9 +116,9 @@ describe('SIGKILL in the middle of writes', () => {
       expect(ids.length - acknowledged.length).toBeLessThanOrEqual(cycle);
       // Sound after the server's own recovery too (a WAL reader beside the running server).
       expect(integrityOf(dbFile), `cycle ${cycle} after restart`).toBe('ok');
-      // And the last acknowledged project reads back individually.
+      // And the last acknowledged goal reads back individually.
       const last = acknowledged[acknowledged.length - 1]!;
-      const one = await rawRequest(server.url, 'GET', `/api/projects/${last}`, { token: TOKEN });
+      const one = await rawRequest(server.url, 'GET', `/api/goals/${last}`, { token: TOKEN });
       expect(one.status, one.text).toBe(200);
     }
 

@@ -85,15 +85,7 @@ export function createSequencesService(ctx: CoreContext) {
     /** Oldest first (created, then written; see outboxOrder), one keyset page at a time. */
     list(actor: Actor, companyId: string, page: KeysetQuery): KeysetPage<Sequence> {
       assertCompany(ctx.db, actor, companyId);
-      const order = keyset(crmSequences, crmSequences.createdAt, 'asc');
-      const rows = ctx.db
-        .select({ row: crmSequences, rowid: order.rowid })
-        .from(crmSequences)
-        .where(and(eq(crmSequences.companyId, companyId), isNull(crmSequences.deletedAt), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toSequence(r.row));
+      return keyset(crmSequences, crmSequences.createdAt, 'asc').pageOf(ctx.db, and(eq(crmSequences.companyId, companyId), isNull(crmSequences.deletedAt)), page, toSequence);
     },
 
     get(actor: Actor, companyId: string, sequenceId: string): Sequence {
@@ -213,18 +205,10 @@ export function createSequencesService(ctx: CoreContext) {
       assertCompany(ctx.db, actor, companyId);
       requireSequence(ctx.db, companyId, sequenceId);
       // The sequence is this company's, so are its enrollments: naming the company lets
-      // crm_enrollments_company_idx (company_id, sequence_id) find the sequence's rows.
-      const order = keyset(crmSequenceEnrollments, crmSequenceEnrollments.createdAt, 'desc', 'asc');
-      const where = [eq(crmSequenceEnrollments.companyId, companyId), eq(crmSequenceEnrollments.sequenceId, sequenceId), order.after(page.after)];
+      // crm_enrollments_company_idx (company_id, sequence_id, created_at) walk the sequence's rows in order.
+      const where = [eq(crmSequenceEnrollments.companyId, companyId), eq(crmSequenceEnrollments.sequenceId, sequenceId)];
       if (query.status) where.push(eq(crmSequenceEnrollments.status, query.status));
-      const rows = ctx.db
-        .select({ row: crmSequenceEnrollments, rowid: order.rowid })
-        .from(crmSequenceEnrollments)
-        .where(and(...where))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toEnrollment(r.row));
+      return keyset(crmSequenceEnrollments, crmSequenceEnrollments.createdAt, 'desc', 'asc').pageOf(ctx.db, and(...where), page, toEnrollment);
     },
 
     getEnrollment(actor: Actor, companyId: string, enrollmentId: string): Enrollment {

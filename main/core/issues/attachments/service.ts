@@ -85,15 +85,7 @@ export function createAttachmentsService(ctx: CoreContext, store: AssetsService 
     /** Oldest first. */
     list(actor: Actor, issueRef: string, page: KeysetQuery): KeysetPage<Attachment> {
       const issue = requireIssue(ctx.db, actor, issueRef);
-      const order = keyset(assets, assets.createdAt, 'asc');
-      const rows = ctx.db
-        .select({ row: assets, rowid: order.rowid })
-        .from(assets)
-        .where(and(eq(assets.issueId, issue.id), eq(assets.kind, 'attachment'), isNull(assets.deletedAt), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toAttachment(r.row));
+      return keyset(assets, assets.createdAt, 'asc').pageOf(ctx.db, and(eq(assets.issueId, issue.id), eq(assets.kind, 'attachment'), isNull(assets.deletedAt)), page, toAttachment);
     },
 
     get(actor: Actor, attachmentId: string): AssetRow {

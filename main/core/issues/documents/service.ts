@@ -177,15 +177,7 @@ export function createIssueDocumentsService(ctx: CoreContext) {
     /** Newest first. */
     revisions(actor: Actor, issueRef: string, key: string, page: KeysetQuery): KeysetPage<DocumentRevision> {
       const doc = requireDocument(ctx.db, requireIssue(ctx.db, actor, issueRef).id, key);
-      const order = keyset(issueDocumentRevisions, issueDocumentRevisions.revisionNumber, 'desc');
-      const rows = ctx.db
-        .select({ row: issueDocumentRevisions, rowid: order.rowid })
-        .from(issueDocumentRevisions)
-        .where(and(eq(issueDocumentRevisions.documentId, doc.id), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.revisionNumber, (r) => toRevision(r.row));
+      return keyset(issueDocumentRevisions, issueDocumentRevisions.revisionNumber, 'desc').pageOf(ctx.db, eq(issueDocumentRevisions.documentId, doc.id), page, toRevision);
     },
 
     /**

@@ -114,15 +114,7 @@ export function createIssueInteractionsService(ctx: CoreContext) {
     /** Oldest first. */
     list(actor: Actor, issueRef: string, page: KeysetQuery): KeysetPage<Interaction> {
       const issue = requireIssue(ctx.db, actor, issueRef);
-      const order = keyset(issueInteractions, issueInteractions.createdAt, 'asc');
-      const rows = ctx.db
-        .select({ row: issueInteractions, rowid: order.rowid })
-        .from(issueInteractions)
-        .where(and(eq(issueInteractions.issueId, issue.id), order.after(page.after)))
-        .orderBy(...order.orderBy)
-        .limit(page.limit + 1)
-        .all();
-      return order.page(rows, page.limit, (r) => r.row.createdAt, (r) => toInteraction(r.row));
+      return keyset(issueInteractions, issueInteractions.createdAt, 'asc').pageOf(ctx.db, eq(issueInteractions.issueId, issue.id), page, toInteraction);
     },
 
     /**
