@@ -51,7 +51,11 @@ export const assets = sqliteTable(
     /** Attachments are deleted softly: the row stays for the activity log, the bytes go. */
     deletedAt: timestamp('deleted_at'),
   },
-  (t) => [index('assets_company_idx').on(t.companyId), index('assets_issue_idx').on(t.issueId)],
+  (t) => [
+    index('assets_company_idx').on(t.companyId),
+    // An issue's attachments in their list's order (oldest first), so each page is an index range.
+    index('assets_issue_idx').on(t.issueId, t.createdAt),
+  ],
 );
 
 export type AssetRow = typeof assets.$inferSelect;

@@ -19,7 +19,8 @@ export const goals = sqliteTable(
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },
-  (t) => [index('goals_company_idx').on(t.companyId)],
+  // The goals list's order (oldest first), so each page is an index range.
+  (t) => [index('goals_company_idx').on(t.companyId, t.createdAt)],
 );
 
 export type GoalRow = typeof goals.$inferSelect;

@@ -22,7 +22,8 @@ export const projects = sqliteTable(
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },
-  (t) => [index('projects_company_idx').on(t.companyId)],
+  // The projects list's order (oldest first), so each page is an index range.
+  (t) => [index('projects_company_idx').on(t.companyId, t.createdAt)],
 );
 
 export type ProjectRow = typeof projects.$inferSelect;

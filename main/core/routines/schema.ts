@@ -37,7 +37,11 @@ export const routines = sqliteTable(
     updatedAt: timestamp('updated_at').notNull(),
     deletedAt: timestamp('deleted_at'),
   },
-  (t) => [index('routines_company_idx').on(t.companyId, t.deletedAt), index('routines_webhook_token_idx').on(t.webhookTokenHash)],
+  (t) => [
+    // Live routines of a company in their list's order (by title), so each page is an index range.
+    index('routines_company_idx').on(t.companyId, t.deletedAt, t.title),
+    index('routines_webhook_token_idx').on(t.webhookTokenHash),
+  ],
 );
 export type RoutineRow = typeof routines.$inferSelect;
 
