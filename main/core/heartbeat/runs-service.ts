@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { heartbeatRuns, agentHeartbeatSettings, type HeartbeatRunRow } from './schema.js';
 import { readTranscript } from './transcript.js';
 import { storedTranscriptPathOrNull } from './transcript-file.js';
@@ -13,6 +13,10 @@ import { recordActivity } from '../activity/service.js';
 import { whyNotRunnable } from './eligibility.js';
 import { inTransaction, isoNow, type CoreContext, type Queryable } from '../context.js';
 import { microToCents } from '../costs/money.js';
+import { MICRO_CENTS_PER_CENT } from '../costs/schema.js';
+import { prepared } from '../db/prepared.js';
+import { embeddedJson, jsonBoolean, jsonObject } from '../db/json-row.js';
+import { jsonPage } from '../kernel/json-text.js';
 import { instanceSettings } from './schema.js';
 import { readRetentionSettings, writeRetentionSettings } from '../retention/settings.js';
 import { enforceRetention } from '../retention/service.js';
@@ -33,6 +37,70 @@ export const toRun = ({ costMicroCents, ...row }: HeartbeatRunRow) => ({
   costCents: costMicroCents === null ? null : microToCents(costMicroCents),
   costStatus: costStatusOf(row.usage),
 });
+
+const r = heartbeatRuns;
+const COST_STATUS_OF_USAGE = sql`CASE WHEN ${r.usage} IS NULL OR json_type(${r.usage}) = 'null' THEN NULL
+  WHEN json_extract(${r.usage}, '$.costStatus') IN ('reported', 'priced', 'unpriced') THEN json_extract(${r.usage}, '$.costStatus') ELSE 'reported' END`;
+/**
+ * `toRun` as SQLite writes it, for the runs list (db/json-row.ts). Held to `toRun`'s output, field
+ * by field, by test/unit/heartbeat/run-json.test.ts.
+ */
+export const RUN_JSON = jsonObject({
+  id: r.id,
+  companyId: r.companyId,
+  agentId: r.agentId,
+  status: r.status,
+  trigger: r.trigger,
+  reasons: embeddedJson(r.reasons),
+  taskIssueId: r.taskIssueId,
+  adapterType: r.adapterType,
+  command: r.command,
+  pid: r.pid,
+  exitCode: r.exitCode,
+  signal: r.signal,
+  timedOut: jsonBoolean(r.timedOut),
+  usage: embeddedJson(r.usage),
+  costCents: sql`${r.costMicroCents} / ${sql.raw(`${MICRO_CENTS_PER_CENT}.0`)}`,
+  costStatus: COST_STATUS_OF_USAGE,
+  sessionParams: embeddedJson(r.sessionParams),
+  errorCode: r.errorCode,
+  errorMessage: r.errorMessage,
+  errorHint: r.errorHint,
+  summary: r.summary,
+  rateLimitResetAt: r.rateLimitResetAt,
+  transcriptBytes: r.transcriptBytes,
+  transcriptPurgedAt: r.transcriptPurgedAt,
+  cancelReason: r.cancelReason,
+  queuedAt: r.queuedAt,
+  startedAt: r.startedAt,
+  finishedAt: r.finishedAt,
+});
+
+interface RunListShape {
+  agent: boolean;
+  issue: boolean;
+  status: boolean;
+  cursor: boolean;
+}
+
+/** One statement per combination of filters, built once per connection (db/prepared.ts). */
+function runPageQuery(db: Queryable, shape: RunListShape) {
+  const p = sql.placeholder;
+  return prepared(db, `runs.page:${shape.agent},${shape.issue},${shape.status},${shape.cursor}`, (d) => {
+    const where: SQL[] = [eq(r.companyId, p('companyId'))];
+    if (shape.agent) where.push(eq(r.agentId, p('agentId')));
+    if (shape.issue) where.push(eq(r.taskIssueId, p('issueId')));
+    if (shape.status) where.push(eq(r.status, p('status')));
+    if (shape.cursor) where.push(sql`(${r.queuedAt} < ${p('t')} OR (${r.queuedAt} = ${p('t')} AND ${r.id} < ${p('i')}))`);
+    return d
+      .select({ json: sql<string>`${RUN_JSON}` })
+      .from(r)
+      .where(and(...where))
+      .orderBy(desc(r.queuedAt), desc(r.id))
+      .limit(p('limit'))
+      .prepare();
+  });
+}
 
 function requireRun(ctx: CoreContext, actor: Actor, runId: string): HeartbeatRunRow {
   const row = ctx.db.select().from(heartbeatRuns).where(eq(heartbeatRuns.id, runId)).get();
@@ -76,19 +144,20 @@ export function createRunsService(ctx: CoreContext, engine: HeartbeatEngine) {
 
     list(actor: Actor, companyId: string, q: { agentId?: string | undefined; issueId?: string | undefined; status?: HeartbeatRunRow['status'] | undefined; limit: number; cursor?: string | undefined }) {
       assertCompany(ctx.db, actor, companyId);
-      const where: SQL[] = [eq(heartbeatRuns.companyId, companyId)];
-      if (q.agentId) where.push(eq(heartbeatRuns.agentId, q.agentId));
-      if (q.issueId) where.push(eq(heartbeatRuns.taskIssueId, q.issueId.toLowerCase()));
-      if (q.status) where.push(eq(heartbeatRuns.status, q.status));
+      let t: string | undefined;
+      let i: string | undefined;
       if (q.cursor) {
-        const [t, id] = Buffer.from(q.cursor, 'base64url').toString('utf8').split('|');
-        if (!t || !id) throw badRequest('invalid_cursor', 'query.cursor: not a cursor from this list');
-        where.push(or(lt(heartbeatRuns.queuedAt, t), and(eq(heartbeatRuns.queuedAt, t), lt(heartbeatRuns.id, id)))!);
+        [t, i] = Buffer.from(q.cursor, 'base64url').toString('utf8').split('|');
+        if (!t || !i) throw badRequest('invalid_cursor', 'query.cursor: not a cursor from this list');
       }
-      const rows = ctx.db.select().from(heartbeatRuns).where(and(...where)).orderBy(desc(heartbeatRuns.queuedAt), desc(heartbeatRuns.id)).limit(q.limit + 1).all();
+      const shape = { agent: q.agentId !== undefined, issue: q.issueId !== undefined, status: q.status !== undefined, cursor: t !== undefined };
+      const rows = runPageQuery(ctx.db, shape)
+        .all({ companyId, agentId: q.agentId, issueId: q.issueId?.toLowerCase(), status: q.status, t, i, limit: q.limit + 1 })
+        .map((row) => row.json);
       const items = rows.slice(0, q.limit);
-      const last = items[items.length - 1];
-      return { items: items.map(toRun), nextCursor: rows.length > q.limit && last ? Buffer.from(`${last.queuedAt}|${last.id}`).toString('base64url') : null };
+      // The cursor is the last row's sort key, read back from its JSON (one row, not a column more per row).
+      const last = rows.length > q.limit ? (JSON.parse(items[items.length - 1]!) as { queuedAt: string; id: string }) : null;
+      return jsonPage<{ items: ReturnType<typeof toRun>[]; nextCursor: string | null }>(items, last ? Buffer.from(`${last.queuedAt}|${last.id}`).toString('base64url') : null);
     },
 
     get: (actor: Actor, runId: string) => toRun(requireRun(ctx, actor, runId)),

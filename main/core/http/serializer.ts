@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fastJson from 'fast-json-stringify';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { JsonText } from '../kernel/json-text.js';
 
 /**
  * Responses are written by serializers compiled once per route and status from the route's zod
@@ -38,10 +39,25 @@ export function responseSerializerCompiler(options: SerializerOptions) {
       }
       return written;
     };
+    const checkedText = (text: string): string => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (err) {
+        throw new Error(`The JSON text answered by ${method} ${url} does not parse: ${text.slice(0, 2000)}`, { cause: err });
+      }
+      const expected = viaZod(parsed);
+      if (!isDeepStrictEqual(parsed, JSON.parse(expected))) {
+        throw new Error(`The JSON text answered by ${method} ${url} is ${text.slice(0, 2000)} where zod's copy is ${expected.slice(0, 2000)}`);
+      }
+      return text;
+    };
     // Compiled on a route's first answer, not at start: Fastify asks for every route and status at
     // start-up, and compiling them all (about 1,500) doubled the time to listening.
     let serialize: Serialize | null = null;
     return (data) => {
+      // Written by SQLite already (kernel/json-text.ts); checked like the rest when checks are on.
+      if (data instanceof JsonText) return options.checkResponses ? checkedText(data.text) : data.text;
       if (!serialize) {
         const compiled = compile(zodSchema);
         // fast-json-stringify picks a union's branch by validating the value against it (ajv), and

@@ -5,20 +5,21 @@ import { labelIdsOf } from '../labels/service.js';
 import { prepared } from '../db/prepared.js';
 import { issues } from './schema.js';
 import type { Queryable } from '../context.js';
+import { withMembers } from '../kernel/json-text.js';
 
 /**
- * Adds labels and both directions of dependencies, loaded for the whole page at once. The links
- * are assigned onto the (fresh, caller-owned) issue objects: a spread `{ ...issue, ... }` of an
- * object this wide costs about 10 µs in V8 against well under 1 µs for the assignment, and list
- * pages build fifty of them (bench/README.md, issue 17).
+ * Adds labels and both directions of dependencies to a page whose issues SQLite wrote as JSON
+ * (list-query.ts, `issueListJson`), loaded for the whole page at once: the same four members
+ * `withLinksFrom` gives one issue, appended to each issue's JSON text.
  */
-export function withLinks(db: Queryable, items: Issue[]): IssueWithLinks[] {
-  const ids = items.map((i) => i.id);
+export function withLinksJson(db: Queryable, rows: readonly { id: string; json: string }[]): string[] {
+  const ids = rows.map((r) => r.id);
   const rel = relationsOf(db, ids);
   const lab = labelIdsOf(db, ids);
-  return items.map((i) => {
-    const r = rel.get(i.id);
-    return Object.assign(i, { labelIds: lab.get(i.id) ?? [], blockedBy: r?.blockedBy ?? [], blocks: r?.blocks ?? [], openBlockerIds: r?.openBlockerIds ?? [] });
+  const list = (ids: readonly string[] | undefined) => (ids?.length ? JSON.stringify(ids) : '[]');
+  return rows.map(({ id, json }) => {
+    const r = rel.get(id);
+    return withMembers(json, `"labelIds":${list(lab.get(id))},"blockedBy":${list(r?.blockedBy)},"blocks":${list(r?.blocks)},"openBlockerIds":${list(r?.openBlockerIds)}`);
   });
 }
 

@@ -4,6 +4,7 @@ import { issueLabels } from '../labels/schema.js';
 import { prepared } from '../db/prepared.js';
 import { badRequest } from '../kernel/errors.js';
 import type { Queryable } from '../context.js';
+import { ISSUE_JSON } from './issue-json.js';
 
 /** The filters of an issue list once references are resolved (the assignee is an agent id). */
 export interface IssueListQuery {
@@ -23,7 +24,8 @@ interface Cursor {
   i: string;
 }
 
-export const encodeCursor = (row: IssueRow): string => Buffer.from(JSON.stringify({ r: row.priorityRank, t: row.lastActivityAt, i: row.id })).toString('base64url');
+export const encodeCursor = (row: Pick<IssueRow, 'priorityRank' | 'lastActivityAt' | 'id'>): string =>
+  Buffer.from(JSON.stringify({ r: row.priorityRank, t: row.lastActivityAt, i: row.id })).toString('base64url');
 
 function decodeCursor(cursor: string): Cursor {
   try {
@@ -80,11 +82,18 @@ function filters(shape: Shape): SQL[] {
   return where;
 }
 
-function build(db: Queryable, shape: Shape) {
+/**
+ * What a page reads of each issue: the whole row, or (for the route) its id, its priority's rank
+ * (for the next page's cursor) and the issue as JSON written by SQLite (issue-json.ts).
+ */
+type Form = 'rows' | 'json';
+const JSON_COLUMNS = { id: issues.id, priorityRank: issues.priorityRank, json: ISSUE_JSON };
+
+function build(db: Queryable, shape: Shape, form: Form) {
   const where = filters(shape);
+  const select = () => (form === 'json' ? db.select(JSON_COLUMNS) : db.select());
   if (shape.status === 'one') {
-    return db
-      .select()
+    return select()
       .from(issues)
       .where(and(...where, eq(issues.status, p('status'))))
       .orderBy(ORDER())
@@ -98,17 +107,17 @@ function build(db: Queryable, shape: Shape) {
       sql`SELECT "rid", "r", "t", "i" FROM (SELECT ${issues}.rowid AS "rid", ${issues.priorityRank} AS "r", ${issues.lastActivityAt} AS "t", ${issues.id} AS "i" FROM ${issues} WHERE ${and(...where, eq(issues.status, p(statusSlot(i))))} ORDER BY ${ORDER()} LIMIT ${p('limit')})`,
   );
   const page = sql`SELECT "rid" FROM (${sql.join(walks, sql` UNION ALL `)}) ORDER BY "r", "t" DESC, "i" LIMIT ${p('limit')}`;
-  return db.select().from(issues).where(sql`${issues}.rowid IN (${page})`).orderBy(ORDER()).prepare();
+  return select().from(issues).where(sql`${issues}.rowid IN (${page})`).orderBy(ORDER()).prepare();
 }
 
-/** One page (plus one row, to tell whether another page follows), by priority then recent activity. */
-export function issueListRows(db: Queryable, q: IssueListQuery): IssueRow[] {
+function run<T>(db: Queryable, q: IssueListQuery, form: Form): T[] {
   const shape = shapeOf(q);
-  const key = `issues.list:${Object.values(shape).join(',')}`;
+  const key = `issues.list:${form}:${Object.values(shape).join(',')}`;
   const c = q.cursor !== undefined ? decodeCursor(q.cursor) : undefined;
   const wanted = q.status?.length ? new Set(q.status) : null;
   const slots = Object.fromEntries(ISSUE_STATUSES.map((s, i) => [statusSlot(i), !wanted || wanted.has(s) ? s : null]));
-  return prepared(db, key, (d) => build(d, shape)).all({
+  const query = prepared(db, key, (d) => build(d, shape, form)) as { all(values: Record<string, unknown>): unknown[] };
+  return query.all({
     ...slots,
     companyId: q.companyId,
     status: q.status?.[0],
@@ -120,5 +129,18 @@ export function issueListRows(db: Queryable, q: IssueListQuery): IssueRow[] {
     t: c?.t,
     i: c?.i,
     limit: q.limit + 1,
-  });
+  }) as T[];
 }
+
+/** One page (plus one row, to tell whether another page follows), by priority then recent activity. */
+export const issueListRows = (db: Queryable, q: IssueListQuery): IssueRow[] => run<IssueRow>(db, q, 'rows');
+
+export interface IssueJsonRow {
+  id: string;
+  priorityRank: number;
+  /** The issue as `toIssue` answers it, written by SQLite. */
+  json: string;
+}
+
+/** `issueListRows` with each issue written as JSON: the same rows in the same order. */
+export const issueListJson = (db: Queryable, q: IssueListQuery): IssueJsonRow[] => run<IssueJsonRow>(db, q, 'json');

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { issues, type IssueRow } from './schema.js';
-import type { CreateIssueInput, IssueDetail, IssueWithLinks, PatchIssueInput } from './contract.js';
+import type { CreateIssueInput, Issue, IssueDetail, IssueWithLinks, PatchIssueInput } from './contract.js';
 import { toIssue, requireIssueDetail } from './present.js';
 import { requireIssue } from './lookup.js';
 import { assertGoal, assertParent, assertProject, resolveAssignee } from './references.js';
@@ -9,8 +9,8 @@ import { insertIssue, priorityRank, wakeAssignee } from './insert.js';
 import { insertComment } from './comments.js';
 import { updateIssueRow, type IssueRowChanges } from './patch-row.js';
 import { assertMayTakeOver } from './ownership.js';
-import { withLinks, withLinksOne, withoutLinks } from './links.js';
-import { encodeCursor, issueListRows, type IssueListQuery } from './list-query.js';
+import { withLinksJson, withLinksOne, withoutLinks } from './links.js';
+import { encodeCursor, issueListJson, type IssueListQuery } from './list-query.js';
 import { wakeUnblocked } from './blockers.js';
 import { assertLabels, setIssueLabels } from '../labels/service.js';
 import { limitsOf } from '../limits/service.js';
@@ -20,6 +20,7 @@ import { recordActivity } from '../activity/service.js';
 import { assertCompany } from '../companies/service.js';
 import { assertBoard } from '../kernel/access.js';
 import { afterCommit, GROUPED, inTransaction, isoNow, type CoreContext } from '../context.js';
+import { jsonPage } from '../kernel/json-text.js';
 
 /** A list's filters as the route gives them: the assignee may still be a shortname. */
 export type ListIssuesFilter = Omit<IssueListQuery, 'companyId'>;
@@ -96,10 +97,12 @@ export function createIssuesService(ctx: CoreContext) {
           assigneeAgentId = ref;
         }
       }
-      const rows = issueListRows(ctx.db, { ...filter, companyId, assigneeAgentId });
+      const rows = issueListJson(ctx.db, { ...filter, companyId, assigneeAgentId });
       const items = rows.slice(0, filter.limit);
-      const last = items[items.length - 1];
-      return { items: withLinks(ctx.db, items.map(toIssue)), nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null };
+      const last = rows.length > filter.limit ? items[items.length - 1] : undefined;
+      // The cursor's activity time is read back from the last issue's JSON (one row, not a column more per row).
+      const cursor = last ? encodeCursor({ id: last.id, priorityRank: last.priorityRank, lastActivityAt: (JSON.parse(last.json) as Issue).lastActivityAt }) : null;
+      return jsonPage<{ items: IssueWithLinks[]; nextCursor: string | null }>(withLinksJson(ctx.db, items), cursor);
     },
 
     /**

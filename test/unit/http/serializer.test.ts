@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { responseSerializerCompiler } from '../../../main/core/http/serializer.js';
+import { JsonText, jsonPage, withMembers } from '../../../main/core/kernel/json-text.js';
 
 const Issue = z.object({
   id: z.string(),
@@ -82,5 +83,30 @@ describe('response serializer', () => {
   it('without checkResponses, the compiled serializer does not validate: the suites run with the check on', () => {
     // What the check exists for: a wrong type is coerced, not refused, once the check is off.
     expect(JSON.parse(compileFor(Issue)({ ...issue, number: '7' })).number).toBe(7);
+  });
+
+  describe('an answer written as JSON already (JsonText)', () => {
+    const Page = z.object({ items: z.array(Issue), nextCursor: z.string().nullable() });
+    const row = JSON.stringify({ id: 'a', number: 7, title: 'T', status: 'todo', assignee: null, labels: [], meta: {} });
+
+    it('is sent as it is', () => {
+      const text = '{"items":[],"nextCursor":null}';
+      expect(compileFor(Page)(new JsonText(text))).toBe(text);
+      expect(compileFor(Page)(jsonPage([row, row], 'c2'))).toBe(`{"items":[${row},${row}],"nextCursor":"c2"}`);
+    });
+
+    it('with checkResponses, is checked against the schema like any other answer', () => {
+      expect(compileFor(Page, true)(jsonPage([row], null))).toBe(`{"items":[${row}],"nextCursor":null}`);
+      // A member the schema does not name, a wrong type, a missing field, and text that is not JSON.
+      expect(() => compileFor(Page, true)(jsonPage([withMembers(row, '"secretHash":"x"')], null))).toThrow(/GET \/api\/x/);
+      expect(() => compileFor(Page, true)(jsonPage([row.replace('"number":7', '"number":"7"')], null))).toThrow(ResponseSerializationError);
+      expect(() => compileFor(Page, true)(jsonPage([row.replace('"status":"todo",', '')], null))).toThrow(ResponseSerializationError);
+      expect(() => compileFor(Page, true)(new JsonText('{"items":[}'))).toThrow(/does not parse/);
+    });
+
+    it('members are appended to an object, empty or not', () => {
+      expect(withMembers('{"a":1}', '"b":[2]')).toBe('{"a":1,"b":[2]}');
+      expect(withMembers('{}', '"b":[2]')).toBe('{"b":[2]}');
+    });
   });
 });
