@@ -1,5 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { agents, type AgentRow } from './schema.js';
+import { prepared } from '../db/prepared.js';
+import { jsonObject } from '../db/json-row.js';
+import { withMembers } from '../kernel/json-text.js';
 import type { Agent } from './contract.js';
 import type { Queryable } from '../context.js';
 import { monthlySpendByAgent, monthlySpendOfAgent } from '../costs/spend.js';
@@ -66,9 +69,53 @@ export function presentAgent(db: Queryable, viewer: Actor, row: AgentRow, now: D
   return present(db, viewer, row, chainOfCommand(row, byId), monthlySpendOfAgent(db, row.id, now));
 }
 
-/** Every agent of a company, from two queries whatever the company's size. */
-export function presentCompanyAgents(db: Queryable, viewer: Actor, rows: AgentRow[], companyId: string, now: Date): Agent[] {
+/**
+ * `present` as SQLite writes it, but for the members the viewer, the month's spend and the other
+ * agents decide, which are appended (db/json-row.ts). Held to each agent's GET, for every kind of
+ * viewer, by test/api/secrets/grants.test.ts.
+ */
+export const AGENT_JSON = sql<string>`${jsonObject({
+  id: agents.id,
+  companyId: agents.companyId,
+  name: agents.name,
+  urlKey: agents.urlKey,
+  role: agents.role,
+  title: agents.title,
+  reportsTo: agents.reportsTo,
+  capabilities: agents.capabilities,
+  status: agents.status,
+  pauseReason: agents.pauseReason,
+  adapterType: agents.adapterType,
+  budgetMonthlyCents: agents.budgetMonthlyCents,
+  terminatedAt: agents.terminatedAt,
+  createdAt: agents.createdAt,
+  updatedAt: agents.updatedAt,
+})}`;
+
+// The company's agents in the list's order, each as JSON, with what the chain of command and the
+// configuration need beside it (the configuration as stored text: no decoding for a viewer who sees
+// it whole). Built once per connection (db/prepared.ts).
+const companyAgentsJson = (db: Queryable) =>
+  prepared(db, 'agents.ofCompanyJson', (d) =>
+    d
+      .select({ id: agents.id, name: agents.name, role: agents.role, reportsTo: agents.reportsTo, config: sql<string>`${agents.adapterConfig}`, json: AGENT_JSON })
+      .from(agents)
+      .where(eq(agents.companyId, sql.placeholder('companyId')))
+      .orderBy(agents.createdAt, sql`rowid`)
+      .prepare(),
+  );
+
+/**
+ * Every agent of a company as `viewer` may see it, each as JSON text, from two queries whatever the
+ * company's size: the list route's answer (kernel/json-text.ts). An agent's whole row read into V8
+ * and written again was most of the list's CPU at 200 agents (issue 17).
+ */
+export function presentCompanyAgentsJson(db: Queryable, viewer: Actor, companyId: string, now: Date): string[] {
+  const rows = companyAgentsJson(db).all({ companyId });
   const byId = new Map<string, ChainSource>(rows.map((r) => [r.id, r]));
   const spend = monthlySpendByAgent(db, companyId, now);
-  return rows.map((r) => present(db, viewer, r, chainOfCommand(r, byId), spend.get(r.id) ?? 0));
+  return rows.map((r) => {
+    const config = viewer.kind === 'agent' && viewer.agentId !== r.id ? JSON.stringify(configSeenBy(db, viewer, r.id, companyId, JSON.parse(r.config) as Record<string, unknown>)) : r.config;
+    return withMembers(r.json, `"adapterConfig":${config},"spentMonthlyCents":${JSON.stringify(spend.get(r.id) ?? 0)},"chainOfCommand":${JSON.stringify(chainOfCommand(r, byId))}`);
+  });
 }

@@ -1,16 +1,16 @@
 import type { KeysetPage, KeysetQuery } from '../db/keyset.js';
 import { canonicalJson } from '../kernel/canonical-json.js';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { agents, agentApiKeys, type AgentRow, type AgentStatus } from './schema.js';
 import { verifiedKeysOf } from './verified-keys.js';
 import type { Agent, ConfigRevision, CreateAgentInput, PatchAgentInput } from './contract.js';
-import { presentAgent, presentCompanyAgents } from './present.js';
+import { presentAgent, presentCompanyAgentsJson } from './present.js';
+import { jsonArray } from '../kernel/json-text.js';
 import { assertConfinementByBoard, validateAdapterConfig } from './adapter-config.js';
 import { appendConfigRevision, findConfigRevision, listConfigRevisions } from './revisions.js';
 import { assertNameFree, assertUrlKeyFree, uniqueUrlKey } from './naming.js';
 import { assertRoomFor } from '../limits/capacity.js';
 import { newId } from '../kernel/ids.js';
-import { prepared } from '../db/prepared.js';
 import type { Actor } from '../kernel/actor.js';
 import { assertBoard, assertRecordAccess } from '../kernel/access.js';
 import { badRequest, conflict, forbidden, notFound } from '../kernel/errors.js';
@@ -61,16 +61,6 @@ export function assertValidManager(db: Queryable, companyId: string, agentId: st
 
 // The agent list is read whole (spec 4.2): built once per connection, with rows mapped by a reader
 // worked out once (db/prepared.ts), rather than built and mapped afresh for each request.
-const agentsOfCompany = (db: Queryable) =>
-  prepared(db, 'agents.ofCompany', (d) =>
-    d
-      .select()
-      .from(agents)
-      .where(eq(agents.companyId, sql.placeholder('companyId')))
-      .orderBy(asc(agents.createdAt), sql`rowid`)
-      .prepare(),
-  );
-
 /** Fields an agent may change on its own record; everything else is the board's. */
 const SELF_EDITABLE = new Set<keyof PatchAgentInput>(['title', 'capabilities']);
 
@@ -187,8 +177,7 @@ export function createAgentsService(ctx: CoreContext) {
     list(actor: Actor, companyId: string): Agent[] {
       assertCompany(ctx.db, actor, companyId);
       settleBudgetPauses(ctx, companyId);
-      const rows = agentsOfCompany(ctx.db).all({ companyId });
-      return presentCompanyAgents(ctx.db, actor, rows, companyId, now());
+      return jsonArray<Agent[]>(presentCompanyAgentsJson(ctx.db, actor, companyId, now()));
     },
 
     get(actor: Actor, agentId: string): Agent {

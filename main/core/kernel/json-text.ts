@@ -18,6 +18,11 @@ export function jsonPage<Page>(rows: readonly string[], nextCursor: string | nul
   return new JsonText(`{"items":[${rows.join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`) as unknown as Page;
 }
 
+/** A plain array answer from its elements' JSON texts, in order (see `jsonPage`). */
+export function jsonArray<List>(rows: readonly string[]): List {
+  return new JsonText(`[${rows.join(',')}]`) as unknown as List;
+}
+
 /** A row's JSON object with more members after its own: `{…}` and `"k":v,…` make `{…,"k":v,…}`. */
 export function withMembers(objectText: string, members: string): string {
   return objectText.length === 2 ? `{${members}}` : `${objectText.slice(0, -1)},${members}}`;

@@ -157,6 +157,26 @@ describe("a colleague's configuration is seen without values or secret ids", () 
   });
 });
 
+describe('the agent list shows each agent as its own GET does', () => {
+  // The list is written by SQLite as JSON with the viewer's configuration, spend and chain appended
+  // (agents/present.ts); one agent's GET is built in JavaScript. Each viewer must see the same.
+  it('for the board, the agent itself and a colleague, with a chain of command and spend', async () => {
+    const intern = await createAgent(t, company, { name: 'Linus', reportsTo: engineer.id, adapterConfig: { command: 'echo', args: ['a "quoted" ☃'], env: { PLAIN: TYPED_TOKEN } } });
+    const internKey = await createAgentKey(t, intern.id);
+    const cost = await t.api('POST', `/api/companies/${company}/cost-events`, { body: { agentId: engineer.id, provider: 'anthropic', model: 'm', inputTokens: 10, outputTokens: 2, costCents: 1.234567 } });
+    expect(cost.status).toBe(201);
+    for (const token of [undefined, engineerKey, internKey]) {
+      const list = await t.api('GET', `/api/companies/${company}/agents`, { token });
+      expect(list.status).toBe(200);
+      expect(list.body.map((a: any) => a.name)).toEqual(['Ada', 'Grace', 'Linus']);
+      for (const listed of list.body) expect(listed).toStrictEqual((await t.api('GET', `/api/agents/${listed.id}`, { token })).body);
+    }
+    const board = (await t.api('GET', `/api/companies/${company}/agents`)).body;
+    expect(board[1].spentMonthlyCents).toBe(1.234567);
+    expect(board[2].chainOfCommand.map((c: any) => c.name)).toEqual(['Grace', 'Ada']);
+  });
+});
+
 describe('a hire request needs only the spec\'s fields', () => {
   it('runs like its manager, without the manager\'s env or secrets', async () => {
     const res = await hire({ name: 'Copy' }, engineerKey);

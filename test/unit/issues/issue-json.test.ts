@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
 import { applyMigrations } from '../../../main/core/db/migrate.js';
 import { insertRow } from '../../helpers/rows.js';
-import { issues } from '../../../main/core/issues/schema.js';
+import { issueComments, issues } from '../../../main/core/issues/schema.js';
+import { COMMENT_JSON, toComment } from '../../../main/core/issues/comments.js';
 import { ISSUE_JSON } from '../../../main/core/issues/issue-json.js';
 import { toIssue } from '../../../main/core/issues/present.js';
-import { Issue } from '../../../main/core/issues/contract.js';
+import { Comment, Issue } from '../../../main/core/issues/contract.js';
 import { issueListJson, issueListRows } from '../../../main/core/issues/list-query.js';
 
 // The issue list has SQLite write each issue as JSON (ISSUE_JSON); a single issue is shaped by
@@ -74,6 +75,18 @@ beforeAll(async () => {
     }),
   );
 });
+const comments: Record<string, unknown>[] = [
+  { name: 'by the board', author_type: 'board', author_agent_id: null, body: 'Plain' },
+  { name: 'by an agent', author_type: 'agent', author_agent_id: A1, body: 'Quote " \\ \u0000\u0007 ☃ 𝄞\n@a1 </script>' },
+  { name: 'empty body', author_type: 'system', author_agent_id: null, body: '' },
+];
+
+beforeAll(() => {
+  for (const { name, ...c } of comments) {
+    insertRow(h.sqlite, 'issue_comments', { ...c, id: idOf(name as string), company_id: C1, issue_id: idOf('full'), created_at: AT });
+  }
+});
+
 afterAll(() => {
   h.sqlite.close();
   rmSync(dir, { recursive: true, force: true });
@@ -98,5 +111,16 @@ describe('an issue written as JSON by SQLite', () => {
       expect(asJson.map((r) => r.priorityRank)).toEqual(asRows.map((r) => r.priorityRank));
       expect(asJson.map((r) => JSON.parse(r.json) as unknown)).toEqual(asRows.map((r) => JSON.parse(JSON.stringify(toIssue(r))) as unknown));
     }
+  });
+
+  it.each(comments.map((c) => [c.name as string]))('a comment %s is what toComment answers', (name) => {
+    const id = idOf(name);
+    const row = h.db.select().from(issueComments).where(eq(issueComments.id, id)).get()!;
+    const written = h.db.select({ json: COMMENT_JSON }).from(issueComments).where(eq(issueComments.id, id)).get()!.json;
+    const parsed = JSON.parse(written) as Record<string, unknown>;
+    // Mentions are appended by the list, not written by SQLite.
+    const { mentionedAgentIds, ...expected } = JSON.parse(JSON.stringify(Comment.parse(toComment(row, [])))) as Record<string, unknown>;
+    expect(mentionedAgentIds).toEqual([]);
+    expect(parsed).toStrictEqual(expected);
   });
 });
