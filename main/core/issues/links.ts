@@ -52,6 +52,20 @@ export function withLinksOne(db: Queryable, item: Issue): IssueWithLinks {
   return withLinksFrom(item, linksOfOne(db).get({ id: item.id }));
 }
 
+/** The links of `linkColumns` as read, as the four JSON members `withLinksFrom` assigns. */
+export function linkMembersFrom(row: LinkColumns): string {
+  // SQLite wrote the label and dependent lists as the JSON arrays the answer holds; the blockers
+  // come as [id, status] pairs (mostly none).
+  let blockedBy = '[]';
+  let open = '[]';
+  if (row.blockedBy !== '[]') {
+    const pairs = JSON.parse(row.blockedBy) as [string, string][];
+    blockedBy = JSON.stringify(pairs.map(([id]) => id));
+    open = JSON.stringify(pairs.filter(([, status]) => status !== 'done').map(([id]) => id));
+  }
+  return `"labelIds":${row.labelIds},"blockedBy":${blockedBy},"blocks":${row.blocks},"openBlockerIds":${open}`;
+}
+
 /** The links of `linkColumns` as read, assigned onto the issue. */
 export function withLinksFrom(item: Issue, row: LinkColumns | undefined): IssueWithLinks {
   const blockedBy = row ? (JSON.parse(row.blockedBy) as [string, string][]) : [];

@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { prepared } from '../db/prepared.js';
 import { issueRowById, visibleIssue } from './lookup.js';
 import { issues, type IssueRow } from './schema.js';
@@ -9,7 +9,9 @@ import { goals } from '../goals/schema.js';
 import type { Queryable } from '../context.js';
 import { legacyPlanBlock } from './legacy-plan.js';
 import { documentsView } from './documents/service.js';
-import { linkColumns, withLinksFrom, type LinkColumns } from './links.js';
+import { linkColumns, linkMembersFrom, type LinkColumns } from './links.js';
+import { ISSUE_JSON } from './issue-json.js';
+import { JsonText, withMembers } from '../kernel/json-text.js';
 
 export function toIssue(row: IssueRow): Issue {
   return {
@@ -50,21 +52,44 @@ const projectRef = (db: Queryable, id: string | null) => (id ? (projectById(db).
 const goalRef = (db: Queryable, id: string | null) => (id ? (goalById(db).get({ id }) ?? null) : null);
 
 // The GET's issue and its links in one statement: in the server each statement has a fixed cost
-// that its work in SQLite does not show (bench/README.md, issue 17). Built once per connection.
-const detailColumns = { ...getTableColumns(issues), ...linkColumns };
-const detailById = (db: Queryable) => prepared(db, 'issues.detailById', (d) => d.select(detailColumns).from(issues).where(eq(issues.id, sql.placeholder('id'))).prepare());
+// that its work in SQLite does not show (bench/README.md, issue 17). The issue itself comes as JSON
+// written by SQLite (issue-json.ts), with only the columns the rest of the answer needs beside it.
+// Built once per connection.
+const detailColumns = {
+  id: issues.id,
+  companyId: issues.companyId,
+  deletedAt: issues.deletedAt,
+  parentId: issues.parentId,
+  projectId: issues.projectId,
+  goalId: issues.goalId,
+  description: issues.description,
+  json: ISSUE_JSON,
+  ...linkColumns,
+};
+type DetailRow = Pick<IssueRow, 'id' | 'companyId' | 'deletedAt' | 'parentId' | 'projectId' | 'goalId' | 'description'> & LinkColumns & { json: string };
+const detailById = (db: Queryable) => prepared(db, 'issues.detailJsonById', (d) => d.select(detailColumns).from(issues).where(eq(issues.id, sql.placeholder('id'))).prepare());
 const detailByIdentifier = (db: Queryable) =>
-  prepared(db, 'issues.detailByIdentifier', (d) => d.select(detailColumns).from(issues).where(eq(issues.identifier, sql.placeholder('identifier'))).prepare());
+  prepared(db, 'issues.detailJsonByIdentifier', (d) => d.select(detailColumns).from(issues).where(eq(issues.identifier, sql.placeholder('identifier'))).prepare());
 
-/** GET of one issue by UUID or identifier, visible to the actor (else 404): the issue plus its context (spec 2.4). */
+/**
+ * GET of one issue by UUID or identifier, visible to the actor (else 404): the issue plus its
+ * context (spec 2.4), as JSON text (kernel/json-text.ts): the issue's columns are never read into V8.
+ */
 export function requireIssueDetail(db: Queryable, actor: Actor, idOrIdentifier: string): IssueDetail {
-  const row = visibleIssue(actor, idOrIdentifier, (id) => detailById(db).get({ id }), (identifier) => detailByIdentifier(db).get({ identifier }));
-  return issueDetail(db, row, row);
+  const row: DetailRow = visibleIssue(actor, idOrIdentifier, (id) => detailById(db).get({ id }), (identifier) => detailByIdentifier(db).get({ identifier }));
+  return new JsonText(withMembers(row.json, `${linkMembersFrom(row)},${detailMembers(db, row.id, row)}`)) as unknown as IssueDetail;
 }
 
-function issueDetail(db: Queryable, row: IssueRow, links: LinkColumns): IssueDetail {
+/** The members an issue's detail adds to the issue and its links, as JSON (`issueDetail`, written). */
+function detailMembers(db: Queryable, issueId: string, row: Pick<IssueRow, 'parentId' | 'projectId' | 'goalId' | 'description'>): string {
+  const { project, goal, ancestors, documentSummaries, planDocument, legacyPlanDocument } = detailParts(db, issueId, row);
+  return `"project":${JSON.stringify(project)},"goal":${JSON.stringify(goal)},"ancestors":${JSON.stringify(ancestors)},"documentSummaries":${JSON.stringify(documentSummaries)},"planDocument":${JSON.stringify(planDocument)},"legacyPlanDocument":${JSON.stringify(legacyPlanDocument)}`;
+}
+
+/** What an issue's detail adds to the issue and its links (spec 2.4). */
+function detailParts(db: Queryable, issueId: string, row: Pick<IssueRow, 'parentId' | 'projectId' | 'goalId' | 'description'>) {
   const ancestors: IssueDetail['ancestors'] = [];
-  const seen = new Set([row.id]);
+  const seen = new Set([issueId]);
   let parentId = row.parentId;
   while (parentId && !seen.has(parentId)) {
     seen.add(parentId);
@@ -81,12 +106,11 @@ function issueDetail(db: Queryable, row: IssueRow, links: LinkColumns): IssueDet
     parentId = parent.parentId;
   }
   const legacy = legacyPlanBlock(row.description);
-  // Assigned onto the fresh linked issue rather than spread (see links.ts: a spread this wide is slow).
-  return Object.assign(withLinksFrom(toIssue(row), links), {
+  return {
     project: projectRef(db, row.projectId),
     goal: goalRef(db, row.goalId),
     ancestors,
-    ...documentsView(db, row.id),
+    ...documentsView(db, issueId),
     legacyPlanDocument: legacy ? { body: legacy, source: 'description' as const } : null,
-  });
+  };
 }
