@@ -1,5 +1,6 @@
-// Scale: one company of 100 agents, 100,000 issues and 1,000,000 comments (plus an activity row per
-// issue and comment, 100,000 cost events, 10,000 finished runs). Measures p50/p99 of the main board
+// Scale: one company of 200 agents, 100,000 issues and 1,000,000 comments, the scale issue 17 sets
+// (plus an activity row per issue and comment, 100,000 cost events, 10,000 finished runs; 100 agents
+// before 2026-11-27, evening). Measures p50/p99 of the main board
 // routes and of checkout over HTTP, the database size, and 50 agents running the fake agent CLI at
 // once under the global cap. The same is first measured at a tenth of the size (--compare), so a
 // route whose cost grows with the data shows up as a ratio.
@@ -30,7 +31,7 @@ const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const FLEET = Number(values.fleet);
 const TOKEN = 'hcb_bench-board-token';
-const AGENTS = 100;
+const AGENTS = 200;
 const CLIENTS = 8;
 const CONNECTIONS = Number(values.connections);
 const FAKE_AGENT = path.join(ROOT, 'test', 'fixtures', 'fake-agent.mjs');
@@ -160,7 +161,7 @@ async function measure(scale, withFleet) {
   const routes = [
     ['GET /api/companies', '/api/companies'],
     ['GET /api/companies/{id}', `/api/companies/${company.id}`],
-    ['GET agents list (100)', `/api/companies/${company.id}/agents`],
+    ['GET agents list (200)', `/api/companies/${company.id}/agents`],
     ['GET org', `/api/companies/${company.id}/org`],
     ['GET issues, first page', `/api/companies/${company.id}/issues`],
     ['GET issues ?status=todo', `/api/companies/${company.id}/issues?status=todo`],

@@ -8,6 +8,7 @@ import { agents } from '../agents/schema.js';
 import { projects } from '../projects/schema.js';
 import type { CompanyRow } from '../companies/schema.js';
 import type { Queryable } from '../context.js';
+import { prepared } from '../db/prepared.js';
 
 const shape = (t: Totals) => ({
   spentCents: microToCents(Number(t.micro)),
@@ -33,15 +34,31 @@ export function costSummary(db: Queryable, company: CompanyRow, w: MonthWindow):
   };
 }
 
+// The names (and budgets) the two reports list, in creation order: built once per connection
+// (db/prepared.ts), as they run for every agent and project of the company.
+const agentsOfReport = (db: Queryable) =>
+  prepared(db, 'costs.agents', (d) =>
+    d
+      .select({ id: agents.id, name: agents.name, budget: agents.budgetMonthlyCents })
+      .from(agents)
+      .where(eq(agents.companyId, sql.placeholder('companyId')))
+      .orderBy(asc(agents.createdAt), sql`rowid`)
+      .prepare(),
+  );
+const projectsOfReport = (db: Queryable) =>
+  prepared(db, 'costs.projects', (d) =>
+    d
+      .select({ id: projects.id, name: projects.name })
+      .from(projects)
+      .where(eq(projects.companyId, sql.placeholder('companyId')))
+      .orderBy(asc(projects.createdAt), sql`rowid`)
+      .prepare(),
+  );
+
 /** Every agent of the company (terminated and draft included, 0 when idle), most spent first. */
 export function costsByAgent(db: Queryable, companyId: string, w: MonthWindow): AgentCosts[] {
   const sums = rollupsOf(db, companyId, w.month, 'agent');
-  const rows = db
-    .select({ id: agents.id, name: agents.name, budget: agents.budgetMonthlyCents })
-    .from(agents)
-    .where(eq(agents.companyId, companyId))
-    .orderBy(asc(agents.createdAt), sql`rowid`)
-    .all();
+  const rows = agentsOfReport(db).all({ companyId });
   const out = rows.map((a) => {
     const t = sums.get(a.id) ?? none;
     return {
@@ -63,12 +80,7 @@ export function costsByAgent(db: Queryable, companyId: string, w: MonthWindow): 
  */
 export function costsByProject(db: Queryable, companyId: string, w: MonthWindow): ProjectCosts[] {
   const byProject = rollupsOf(db, companyId, w.month, 'project');
-  const rows = db
-    .select({ id: projects.id, name: projects.name })
-    .from(projects)
-    .where(eq(projects.companyId, companyId))
-    .orderBy(asc(projects.createdAt), sql`rowid`)
-    .all();
+  const rows = projectsOfReport(db).all({ companyId });
   const out: (ProjectCosts & { micro: number })[] = rows.map((p) => {
     const t = byProject.get(p.id) ?? none;
     return { projectId: p.id, name: p.name, ...shape(t), micro: Number(t.micro) };

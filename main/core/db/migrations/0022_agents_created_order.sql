@@ -1,0 +1,1 @@
+CREATE INDEX `agents_company_created_idx` ON `agents` (`company_id`,`created_at`);
