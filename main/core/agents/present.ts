@@ -5,7 +5,9 @@ import { jsonObject } from '../db/json-row.js';
 import { withMembers } from '../kernel/json-text.js';
 import type { Agent } from './contract.js';
 import type { Queryable } from '../context.js';
-import { monthlySpendByAgent, monthlySpendOfAgent } from '../costs/spend.js';
+import { monthlySpendOfAgent } from '../costs/spend.js';
+import { monthWindow } from '../costs/window.js';
+import { spendRollups, MICRO_CENTS_PER_CENT } from '../costs/schema.js';
 import type { Actor } from '../kernel/actor.js';
 import { configSeenBy } from '../secrets/grants.js';
 
@@ -70,11 +72,11 @@ export function presentAgent(db: Queryable, viewer: Actor, row: AgentRow, now: D
 }
 
 /**
- * `present` as SQLite writes it, but for the members the viewer, the month's spend and the other
- * agents decide, which are appended (db/json-row.ts). Held to each agent's GET, for every kind of
- * viewer, by test/api/secrets/grants.test.ts.
+ * `present`'s fields from the agent's row, as SQLite writes them (db/json-row.ts); the list adds the
+ * month's spend, and appends what the viewer and the other agents decide. Held to each agent's GET,
+ * for every kind of viewer, by test/api/secrets/grants.test.ts.
  */
-export const AGENT_JSON = sql<string>`${jsonObject({
+const AGENT_FIELDS = {
   id: agents.id,
   companyId: agents.companyId,
   name: agents.name,
@@ -90,15 +92,27 @@ export const AGENT_JSON = sql<string>`${jsonObject({
   terminatedAt: agents.terminatedAt,
   createdAt: agents.createdAt,
   updatedAt: agents.updatedAt,
-})}`;
+};
 
-// The company's agents in the list's order, each as JSON, with what the chain of command and the
-// configuration need beside it (the configuration as stored text: no decoding for a viewer who sees
-// it whole). Built once per connection (db/prepared.ts).
+// Each agent's spend this month from its rollup (costs/rollups.ts), by the rollup's primary key.
+// Qualified by hand: drizzle writes a single table's columns unqualified, and both tables have them.
+const SPENT_CENTS = sql<number>`coalesce((SELECT r.cost_micro_cents FROM ${spendRollups} r WHERE r.company_id = ${sql.raw('"agents"."company_id"')}
+  AND r.month = ${sql.placeholder('month')} AND r.scope = 'agent' AND r.scope_id = ${sql.raw('"agents"."id"')}), 0) / ${sql.raw(`${MICRO_CENTS_PER_CENT}.0`)}`;
+
+// The company's agents in the list's order, each as JSON with its month's spend, and what the chain
+// of command and the configuration need beside it (the configuration as stored text: no decoding
+// for a viewer who sees it whole). Built once per connection (db/prepared.ts).
 const companyAgentsJson = (db: Queryable) =>
   prepared(db, 'agents.ofCompanyJson', (d) =>
     d
-      .select({ id: agents.id, name: agents.name, role: agents.role, reportsTo: agents.reportsTo, config: sql<string>`${agents.adapterConfig}`, json: AGENT_JSON })
+      .select({
+        id: agents.id,
+        name: agents.name,
+        role: agents.role,
+        reportsTo: agents.reportsTo,
+        config: sql<string>`${agents.adapterConfig}`,
+        json: sql<string>`${jsonObject({ ...AGENT_FIELDS, spentMonthlyCents: SPENT_CENTS })}`,
+      })
       .from(agents)
       .where(eq(agents.companyId, sql.placeholder('companyId')))
       .orderBy(agents.createdAt, sql`rowid`)
@@ -111,11 +125,10 @@ const companyAgentsJson = (db: Queryable) =>
  * and written again was most of the list's CPU at 200 agents (issue 17).
  */
 export function presentCompanyAgentsJson(db: Queryable, viewer: Actor, companyId: string, now: Date): string[] {
-  const rows = companyAgentsJson(db).all({ companyId });
+  const rows = companyAgentsJson(db).all({ companyId, month: monthWindow(now).month });
   const byId = new Map<string, ChainSource>(rows.map((r) => [r.id, r]));
-  const spend = monthlySpendByAgent(db, companyId, now);
   return rows.map((r) => {
     const config = viewer.kind === 'agent' && viewer.agentId !== r.id ? JSON.stringify(configSeenBy(db, viewer, r.id, companyId, JSON.parse(r.config) as Record<string, unknown>)) : r.config;
-    return withMembers(r.json, `"adapterConfig":${config},"spentMonthlyCents":${JSON.stringify(spend.get(r.id) ?? 0)},"chainOfCommand":${JSON.stringify(chainOfCommand(r, byId))}`);
+    return withMembers(r.json, `"adapterConfig":${config},"chainOfCommand":${JSON.stringify(chainOfCommand(r, byId))}`);
   });
 }

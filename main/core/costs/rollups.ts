@@ -117,23 +117,6 @@ export function rollupsOf(db: Queryable, companyId: string, month: string, scope
   return new Map(rows.map(({ scopeId, ...t }) => [scopeId, t]));
 }
 
-// The agent list needs only each agent's spend: two columns, not five, for each of up to 1,000 agents.
-const microsOfScope = (db: Queryable) =>
-  prepared(db, 'rollups.microsOfScope', (d) =>
-    d
-      .select({ scopeId: spendRollups.scopeId, micro: spendRollups.costMicroCents })
-      .from(spendRollups)
-      .where(and(eq(spendRollups.companyId, p('companyId')), eq(spendRollups.month, p('month')), eq(spendRollups.scope, p('scope'))))
-      .prepare(),
-  );
-
-/** The micro-cents of every row of one scope kind of a company in a month, by scope id. */
-export function rollupMicrosOf(db: Queryable, companyId: string, month: string, scope: SpendScope): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const r of microsOfScope(db).all({ companyId, month, scope })) out.set(r.scopeId, Number(r.micro));
-  return out;
-}
-
 /** The month's micro-cents of one company or agent. */
 export function rollupMicro(db: Queryable, scope: 'company' | 'agent', scopeId: string, month: string): number {
   return rollupMicroOf(db).get({ scopeId, month, scope })?.micro ?? 0;

@@ -1,7 +1,7 @@
 import type { MonthWindow } from './window.js';
 import { monthWindow } from './window.js';
 import { microToCents } from './money.js';
-import { rollupMicro, rollupMicrosOf } from './rollups.js';
+import { rollupMicro } from './rollups.js';
 import type { Queryable } from '../context.js';
 
 /**
@@ -16,13 +16,6 @@ export function agentSpendMicro(db: Queryable, agentId: string, w: MonthWindow):
 
 export function companySpendMicro(db: Queryable, companyId: string, w: MonthWindow): number {
   return rollupMicro(db, 'company', companyId, w.month);
-}
-
-/** Spend per agent of a company in the current UTC month, in cents. */
-export function monthlySpendByAgent(db: Queryable, companyId: string, now: Date): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [agentId, micro] of rollupMicrosOf(db, companyId, monthWindow(now).month, 'agent')) out.set(agentId, microToCents(micro));
-  return out;
 }
 
 /** One agent's spend in the current UTC month, in cents (the agent's `spentMonthlyCents`). */
