@@ -100,8 +100,8 @@ const SPENT_CENTS = sql<number>`coalesce((SELECT r.cost_micro_cents FROM ${spend
   AND r.month = ${sql.placeholder('month')} AND r.scope = 'agent' AND r.scope_id = ${sql.raw('"agents"."id"')}), 0) / ${sql.raw(`${MICRO_CENTS_PER_CENT}.0`)}`;
 
 // The company's agents in the list's order, each as JSON with its month's spend, and what the chain
-// of command and the configuration need beside it (the configuration as stored text: no decoding
-// for a viewer who sees it whole). Built once per connection (db/prepared.ts).
+// of command and the configuration need beside it (the configuration as JSON text from SQLite: not
+// decoded in V8 for a viewer who sees it whole). Built once per connection (db/prepared.ts).
 const companyAgentsJson = (db: Queryable) =>
   prepared(db, 'agents.ofCompanyJson', (d) =>
     d
@@ -110,7 +110,8 @@ const companyAgentsJson = (db: Queryable) =>
         name: agents.name,
         role: agents.role,
         reportsTo: agents.reportsTo,
-        config: sql<string>`${agents.adapterConfig}`,
+        // Through json(): stored text that is not JSON fails the statement, never the answer's syntax.
+        config: sql<string>`json(${agents.adapterConfig})`,
         json: sql<string>`${jsonObject({ ...AGENT_FIELDS, spentMonthlyCents: SPENT_CENTS })}`,
       })
       .from(agents)

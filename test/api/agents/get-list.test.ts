@@ -117,5 +117,28 @@ describe('get and list agents', () => {
     }
     expect(t.snapshot()).toEqual(before);
   });
-});
 
+  it('a stored configuration that is not JSON fails the list with the error contract, never a broken body', async () => {
+    // The list embeds each configuration as JSON text written by SQLite (agents/present.ts): text
+    // that is not JSON (only a forged database gets there) must fail, as the single GET does. A
+    // server of its own without the suites' response checks, which would catch a broken body
+    // themselves: this is what a user's server answers.
+    const saved = process.env.HEADCOUNT_CHECK_RESPONSES;
+    delete process.env.HEADCOUNT_CHECK_RESPONSES;
+    const plain = await startAgentsCore().finally(() => {
+      process.env.HEADCOUNT_CHECK_RESPONSES = saved;
+    });
+    try {
+      const own = await createCompany(plain, 'Forgery');
+      const agent = await createAgent(plain, own, { name: 'Forged' });
+      plain.core.database.sqlite.prepare('UPDATE agents SET adapter_config = ? WHERE id = ?').run('{"command": "echo", broken', agent.id);
+      for (const url of [`/api/companies/${own}/agents`, `/api/agents/${agent.id}`]) {
+        const res = await plain.api('GET', url);
+        expect(res.status, url).toBe(500);
+        expect(JSON.parse(res.text), url).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+});
