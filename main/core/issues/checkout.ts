@@ -5,7 +5,7 @@ import { agents } from '../agents/schema.js';
 import type { Issue } from './contract.js';
 import { toIssue } from './present.js';
 import { ISSUE_JSON } from './issue-json.js';
-import { JsonText } from '../kernel/json-text.js';
+import { jsonValue } from '../kernel/json-text.js';
 import { blockedRefusal } from './blockers.js';
 import { requireIssue, requireIssueLock, type IssueLock } from './lookup.js';
 import type { Actor } from '../kernel/actor.js';
@@ -136,7 +136,7 @@ export function createCheckoutService(ctx: CoreContext) {
             details: { agentId: agent.id, runId: run, previousRunId: issue.checkoutRunId, from: issue.status },
           });
         }
-        return new JsonText(claimed.json) as unknown as Issue;
+        return jsonValue<Issue>(claimed.json);
       }, GROUPED);
     },
 
@@ -162,7 +162,7 @@ export function createCheckoutService(ctx: CoreContext) {
           summary: `${issue.identifier} released${updated.status !== issue.status ? ` (back to ${updated.status})` : ''}`,
           details: { agentId: issue.checkoutAgentId, runId: issue.checkoutRunId },
         });
-        return new JsonText(updated.json) as unknown as Issue;
+        return jsonValue<Issue>(updated.json);
       }, GROUPED);
     },
   };

@@ -52,27 +52,25 @@ export function withLinksOne(db: Queryable, item: Issue): IssueWithLinks {
   return withLinksFrom(item, linksOfOne(db).get({ id: item.id }));
 }
 
+/** The blockers of `linkColumns.blockedBy` (`[id, status]` pairs): all of them, and those not done. */
+function blockersFrom(pairsText: string): { blockedBy: string[]; openBlockerIds: string[] } {
+  const pairs = JSON.parse(pairsText) as [string, string][];
+  return { blockedBy: pairs.map(([id]) => id), openBlockerIds: pairs.filter(([, status]) => status !== 'done').map(([id]) => id) };
+}
+
 /** The links of `linkColumns` as read, as the four JSON members `withLinksFrom` assigns. */
 export function linkMembersFrom(row: LinkColumns): string {
-  // SQLite wrote the label and dependent lists as the JSON arrays the answer holds; the blockers
-  // come as [id, status] pairs (mostly none).
-  let blockedBy = '[]';
-  let open = '[]';
-  if (row.blockedBy !== '[]') {
-    const pairs = JSON.parse(row.blockedBy) as [string, string][];
-    blockedBy = JSON.stringify(pairs.map(([id]) => id));
-    open = JSON.stringify(pairs.filter(([, status]) => status !== 'done').map(([id]) => id));
-  }
-  return `"labelIds":${row.labelIds},"blockedBy":${blockedBy},"blocks":${row.blocks},"openBlockerIds":${open}`;
+  // SQLite wrote the label and dependent lists as the JSON arrays the answer holds.
+  const b = row.blockedBy === '[]' ? null : blockersFrom(row.blockedBy);
+  const list = (ids: string[] | undefined) => (ids ? JSON.stringify(ids) : '[]');
+  return `"labelIds":${row.labelIds},"blockedBy":${list(b?.blockedBy)},"blocks":${row.blocks},"openBlockerIds":${list(b?.openBlockerIds)}`;
 }
 
 /** The links of `linkColumns` as read, assigned onto the issue. */
 export function withLinksFrom(item: Issue, row: LinkColumns | undefined): IssueWithLinks {
-  const blockedBy = row ? (JSON.parse(row.blockedBy) as [string, string][]) : [];
   return Object.assign(item, {
     labelIds: row ? (JSON.parse(row.labelIds) as string[]) : [],
-    blockedBy: blockedBy.map(([id]) => id),
+    ...(row ? blockersFrom(row.blockedBy) : { blockedBy: [], openBlockerIds: [] }),
     blocks: row ? (JSON.parse(row.blocks) as string[]) : [],
-    openBlockerIds: blockedBy.filter(([, status]) => status !== 'done').map(([id]) => id),
   });
 }

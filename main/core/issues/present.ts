@@ -11,7 +11,7 @@ import { legacyPlanBlock } from './legacy-plan.js';
 import { documentsView } from './documents/service.js';
 import { linkColumns, linkMembersFrom, type LinkColumns } from './links.js';
 import { ISSUE_JSON } from './issue-json.js';
-import { JsonText, withMembers } from '../kernel/json-text.js';
+import { jsonValue, withMembers } from '../kernel/json-text.js';
 
 export function toIssue(row: IssueRow): Issue {
   return {
@@ -77,13 +77,9 @@ const detailByIdentifier = (db: Queryable) =>
  */
 export function requireIssueDetail(db: Queryable, actor: Actor, idOrIdentifier: string): IssueDetail {
   const row: DetailRow = visibleIssue(actor, idOrIdentifier, (id) => detailById(db).get({ id }), (identifier) => detailByIdentifier(db).get({ identifier }));
-  return new JsonText(withMembers(row.json, `${linkMembersFrom(row)},${detailMembers(db, row.id, row)}`)) as unknown as IssueDetail;
-}
-
-/** The members an issue's detail adds to the issue and its links, as JSON (`issueDetail`, written). */
-function detailMembers(db: Queryable, issueId: string, row: Pick<IssueRow, 'parentId' | 'projectId' | 'goalId' | 'description'>): string {
-  const { project, goal, ancestors, documentSummaries, planDocument, legacyPlanDocument } = detailParts(db, issueId, row);
-  return `"project":${JSON.stringify(project)},"goal":${JSON.stringify(goal)},"ancestors":${JSON.stringify(ancestors)},"documentSummaries":${JSON.stringify(documentSummaries)},"planDocument":${JSON.stringify(planDocument)},"legacyPlanDocument":${JSON.stringify(legacyPlanDocument)}`;
+  // The context's object written without its braces is the members to append.
+  const context = JSON.stringify(detailParts(db, row.id, row)).slice(1, -1);
+  return jsonValue<IssueDetail>(withMembers(row.json, `${linkMembersFrom(row)},${context}`));
 }
 
 /** What an issue's detail adds to the issue and its links (spec 2.4). */

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
-import { applyMigrations } from '../../../main/core/db/migrate.js';
+import type { DatabaseHandle } from '../../../main/core/db/connection.js';
+import { migratedDatabase, type MigratedDatabase } from '../../helpers/migrated-db.js';
 import { insertRow } from '../../helpers/rows.js';
 import { heartbeatRuns } from '../../../main/core/heartbeat/schema.js';
 import { RUN_JSON, toRun } from '../../../main/core/heartbeat/runs-service.js';
@@ -14,7 +11,7 @@ import { HeartbeatRun } from '../../../main/core/heartbeat/contract.js';
 // The runs list has SQLite write each run as JSON (RUN_JSON); a single run is shaped by `toRun`.
 // Every run here, with every kind of value a column can hold, must come out the same both ways.
 
-let dir: string;
+let db: MigratedDatabase;
 let h: DatabaseHandle;
 const AT = '2030-01-01T00:00:00.000Z';
 // The schema checks ids are UUIDs; the names below say which run is which.
@@ -54,17 +51,13 @@ const runs: Record<string, unknown>[] = [
 ];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'headcount-runjson-'));
-  h = openDatabase(path.join(dir, 'service.db'));
-  await applyMigrations(h, path.join(dir, 'backups'), new Date(AT));
+  db = await migratedDatabase('headcount-runjson-', new Date(AT));
+  h = db.h;
   insertRow(h.sqlite, 'companies', { id: C1, name: 'c1', issue_prefix: 'C', created_at: AT, updated_at: AT });
   insertRow(h.sqlite, 'agents', { id: A1, company_id: C1, name: 'a1', url_key: 'a1', created_at: AT, updated_at: AT });
   for (const run of runs) insertRow(h.sqlite, 'heartbeat_runs', { company_id: C1, agent_id: A1, trigger: 'manual', adapter_type: 'process', queued_at: AT, ...run, id: idOf(run.id as string) });
 });
-afterAll(() => {
-  h.sqlite.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => db.close());
 
 describe('a run written as JSON by SQLite', () => {
   it.each(runs.map((r) => [r.id as string]))('%s is what toRun answers', (name) => {

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
-import { applyMigrations } from '../../../main/core/db/migrate.js';
+import type { DatabaseHandle } from '../../../main/core/db/connection.js';
+import { migratedDatabase, type MigratedDatabase } from '../../helpers/migrated-db.js';
 import { insertRow } from '../../helpers/rows.js';
 import { issueComments, issues } from '../../../main/core/issues/schema.js';
 import { COMMENT_JSON, toComment } from '../../../main/core/issues/comments.js';
@@ -17,7 +14,7 @@ import { issueListJson, issueListRows } from '../../../main/core/issues/list-que
 // The issue list has SQLite write each issue as JSON (ISSUE_JSON); a single issue is shaped by
 // `toIssue`. Each issue here, with every kind of value its columns hold, must come out the same.
 
-let dir: string;
+let db: MigratedDatabase;
 let h: DatabaseHandle;
 const AT = '2030-01-01T00:00:00.000Z';
 const C1 = randomUUID();
@@ -52,9 +49,8 @@ const rows: Record<string, unknown>[] = [
 ];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'headcount-issuejson-'));
-  h = openDatabase(path.join(dir, 'service.db'));
-  await applyMigrations(h, path.join(dir, 'backups'), new Date(AT));
+  db = await migratedDatabase('headcount-issuejson-', new Date(AT));
+  h = db.h;
   insertRow(h.sqlite, 'companies', { id: C1, name: 'c1', issue_prefix: 'C', created_at: AT, updated_at: AT });
   insertRow(h.sqlite, 'agents', { id: A1, company_id: C1, name: 'a1', url_key: 'a1', created_at: AT, updated_at: AT });
   insertRow(h.sqlite, 'projects', { id: P1, company_id: C1, name: 'p', created_at: AT, updated_at: AT });
@@ -87,10 +83,7 @@ beforeAll(() => {
   }
 });
 
-afterAll(() => {
-  h.sqlite.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => db.close());
 
 describe('an issue written as JSON by SQLite', () => {
   it.each(rows.map((r) => [r.name as string]))('%s is what toIssue answers', (name) => {

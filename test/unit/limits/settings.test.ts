@@ -1,24 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../../main/core/db/connection.js';
-import { applyMigrations } from '../../../main/core/db/migrate.js';
+import type { DatabaseHandle } from '../../../main/core/db/connection.js';
+import { migratedDatabase, type MigratedDatabase } from '../../helpers/migrated-db.js';
 import { LIMIT_DEFAULTS, readLimitSettings, writeLimitSettings } from '../../../main/core/limits/settings.js';
 
 // The limits are read with one range of the settings' key index (every `limits.` key); these run
 // that read on a real, migrated database file.
-let dir: string;
+let db: MigratedDatabase;
 let h: DatabaseHandle;
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'limit-settings-'));
-  h = openDatabase(path.join(dir, 'service.db'));
-  await applyMigrations(h, path.join(dir, 'backups'), new Date());
+  db = await migratedDatabase('limit-settings-');
+  h = db.h;
 });
-afterEach(() => {
-  h.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => db.close());
 
 const put = (key: string, value: string) => h.sqlite.prepare("INSERT INTO instance_settings (key, value, updated_at) VALUES (?, ?, '2026-11-27T00:00:00.000Z')").run(key, value);
 
