@@ -66,14 +66,147 @@ interface Compiled {
   forms: string[];
   /** Characters always held back at the end of a stream: a form's head cut short could be anywhere in them. */
   minHold: number;
+  /** The forms without what a terminal may put inside them (`Denoised`), searched in text without it. */
+  bare: string[];
+  /** The characters the bare forms begin with. */
+  bareFirsts: Set<string>;
+  /** The most a stream holds back: a form's beginning followed by nothing but noise is let go past it. */
+  maxHeld: number;
 }
 
 /** A form is recognised as possibly starting at a position by this many of its first characters. */
 const HEAD = 16;
 
+const byLength = (forms: Iterable<string>) => [...new Set(forms)].sort((a, b) => b.length - a.length);
+
 function compile(secrets: readonly string[]): Compiled {
-  const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
-  return { forms, minHold: forms.length ? Math.min(HEAD, forms[0]!.length) - 1 : 0 };
+  const forms = byLength(secrets.flatMap(secretForms));
+  const bare = byLength(forms.map((f) => new Denoised(f).text).filter((f) => f.length >= MIN_REDACTED_LENGTH));
+  const longest = forms[0]?.length ?? 0;
+  return { forms, minHold: forms.length ? Math.min(HEAD, longest) - 1 : 0, bare, bareFirsts: new Set(bare.map((f) => f[0]!)), maxHeld: 2 * longest + 16_384 };
+}
+
+/**
+ * What a terminal program may put inside a value it prints without the value saying so: line breaks
+ * where a full-screen CLI wraps a long line at the terminal's width (with the padding and indent
+ * around them), and control sequences that carry no text (CSI: colours, cursor moves, erasing a
+ * line; two- and three-character escapes). OSC and DCS strings carry text (a hyperlink's URL) and
+ * stay text, so a value inside one is still found as it is. Not recognised: a value wrapped inside
+ * a frame (`│` is text), and one wrapped next to a space of its own (the padding taken with the
+ * break may be that space). Tokens and keys, the values long enough to be wrapped, have no spaces.
+ */
+const NOISE_STARTS = ['\n', '\r', '\x1b'];
+const LINE_BREAK = /(?:\r\n|\r|\n)[ \t]*/y;
+// eslint-disable-next-line no-control-regex
+const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[()*+][ -~]|[@-Z\\^_=>78c])/y;
+/** A control sequence cut off at the end of a chunk (bounded: a stray ESC is not held forever). */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_BEGUN = /\x1b(?:\[[0-?]{0,32}[ -/]{0,4}|[()*+])?$/y;
+
+/** Padding a terminal may leave before a line break it wraps at: held at the end of a chunk up to this long. */
+const MAX_PADDING = 256;
+
+/** Where the run of spaces and tabs ending at `end` begins (not before `floor`). */
+function paddingBefore(text: string, end: number, floor: number): number {
+  let start = end;
+  while (start > floor && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+  return start;
+}
+
+function escapeBegunAt(text: string, at: number): boolean {
+  ESCAPE_BEGUN.lastIndex = at;
+  return ESCAPE_BEGUN.test(text);
+}
+
+/**
+ * Text with the terminal's noise taken out, and the way back to positions in the text: a value the
+ * terminal wrapped or coloured is one piece here. `text` is the same string when there is no noise.
+ * Found from the characters noise starts with, not by one regex tried at every position: that was
+ * most of the redactor's time on output with a line break in every chunk.
+ */
+class Denoised {
+  readonly text: string;
+  /** Ascending positions in `text` where noise was taken out, and how much was taken out up to each. */
+  private readonly at: number[] = [];
+  private readonly shift: number[] = [];
+  /**
+   * Where what may be the start of noise ends the text (a control sequence cut off, spaces before a
+   * line break still to come): noise here, and held back by a stream. Else the text's length.
+   */
+  readonly unfinished: number;
+
+  /** `open`: more text may follow (a stream's chunk), so its end may be noise not finished yet. */
+  constructor(
+    readonly original: string,
+    open = false,
+  ) {
+    const pieces: string[] = [];
+    let last = 0;
+    let removed = 0;
+    const remove = (start: number, end: number) => {
+      pieces.push(original.slice(last, start));
+      removed += end - start;
+      this.at.push(end - removed);
+      this.shift.push(removed);
+      last = end;
+    };
+    let unfinished = original.length;
+    // Where the next line feed, carriage return and ESC are (Infinity: none left), each found by its
+    // own native scan, which runs at memory speed where a character class regex did not (bench/README.md).
+    const next = [-1, -1, -1];
+    const upcoming = (k: number, from: number): number => {
+      if (next[k]! < from) {
+        const i = original.indexOf(NOISE_STARTS[k]!, from);
+        next[k] = i === -1 ? Infinity : i;
+      }
+      return next[k]!;
+    };
+    for (let from = 0; ; ) {
+      const start = Math.min(upcoming(0, from), upcoming(1, from), upcoming(2, from));
+      if (start === Infinity) break;
+      if (original[start] === '\x1b') {
+        ESCAPE.lastIndex = start;
+        if (ESCAPE.test(original)) remove(start, ESCAPE.lastIndex);
+        else if (open && escapeBegunAt(original, start)) remove((unfinished = start), original.length);
+      } else {
+        LINE_BREAK.lastIndex = start;
+        LINE_BREAK.test(original);
+        // The padding before the break goes with it (the indent after is in LINE_BREAK).
+        remove(paddingBefore(original, start, last), LINE_BREAK.lastIndex);
+      }
+      // On past the noise, or past a stray ESC that begins none.
+      from = Math.max(last, start + 1);
+    }
+    // Spaces at the very end may be the padding of a line break still to come.
+    if (open && last < original.length) {
+      const padding = Math.max(paddingBefore(original, original.length, last), original.length - MAX_PADDING);
+      if (padding < original.length) remove((unfinished = padding), original.length);
+    }
+    this.text = removed === 0 ? original : pieces.join('') + original.slice(last);
+    this.unfinished = unfinished;
+  }
+
+  get noisy(): boolean {
+    return this.at.length > 0;
+  }
+
+  /** The position in the original text of the character at `position` here (or of the end). */
+  toOriginal(position: number): number {
+    let lo = 0;
+    let hi = this.at.length;
+    // The last removal at or before `position`.
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at[mid]! <= position) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? position : position + this.shift[lo - 1]!;
+  }
+
+  /** A span here as a span of the original text, with the noise inside it. */
+  span([start, end]: Span): Span {
+    return [this.toOriginal(start), this.toOriginal(end - 1) + 1];
+  }
 }
 
 /**
@@ -95,18 +228,31 @@ function safeCut(text: string, forms: readonly string[], minHold: number): numbe
   return cut;
 }
 
+/**
+ * `safeCut` in text without the terminal's noise, where characters may stop arriving while noise goes
+ * on (a spinner redrawing its line): the last characters are held only where they begin a form, so
+ * noise behind them is not held for nothing.
+ */
+function exactCut(text: string, forms: readonly string[], firsts: ReadonlySet<string>): number {
+  const cut = safeCut(text, forms, 0);
+  for (let p = Math.max(0, text.length - (HEAD - 1)); p < cut; p++) {
+    if (!firsts.has(text[p]!)) continue;
+    const rest = text.slice(p);
+    if (forms.some((form) => form.startsWith(rest))) return p;
+  }
+  return cut;
+}
+
 type Span = [number, number];
 
 /**
- * Every occurrence of every form in `text` that ends after `seen` (occurrences wholly inside
- * `text.slice(0, seen)` are the caller's, found before). `indexOf` per form rather than one
- * alternation regex: it stays fast for long values and has no size limit.
+ * Every occurrence of every form in `text`. `indexOf` per form rather than one alternation regex:
+ * it stays fast for long values and has no size limit.
  */
-function occurrences(text: string, forms: readonly string[], seen = 0): Span[] {
+function occurrences(text: string, forms: readonly string[]): Span[] {
   const found: Span[] = [];
   for (const form of forms) {
-    const from = Math.max(0, seen - form.length + 1);
-    for (let i = text.indexOf(form, from); i !== -1; i = text.indexOf(form, i + 1)) found.push([i, i + form.length]);
+    for (let i = text.indexOf(form); i !== -1; i = text.indexOf(form, i + 1)) found.push([i, i + form.length]);
   }
   return found;
 }
@@ -124,7 +270,16 @@ function merge(found: Span[]): Span[] {
   return spans;
 }
 
-const findSpans = (text: string, forms: readonly string[]): Span[] => merge(occurrences(text, forms));
+/**
+ * Every occurrence in `text` as it is, and every one the terminal's noise splits: a value a
+ * full-screen CLI wrapped at the terminal's width, or coloured part by part. Both searches: a
+ * control sequence may swallow a character of the value (`ESC [` then the value's first letter).
+ */
+function findAll(view: Denoised, compiled: Compiled): Span[] {
+  const found = occurrences(view.original, compiled.forms);
+  if (view.noisy) for (const span of occurrences(view.text, compiled.bare)) found.push(view.span(span));
+  return found;
+}
 
 /** `text` up to `cut` with every span inside it replaced by the marker. */
 function replaceSpans(text: string, spans: readonly Span[], cut = text.length): string {
@@ -139,43 +294,42 @@ function replaceSpans(text: string, spans: readonly Span[], cut = text.length): 
 }
 
 /**
- * Streaming redaction of secret values in every form of `secretForms`. A value split across two
- * chunks is still caught: an end of the text that begins some form is held back until the next
- * chunk (or `end()`) shows whether the whole form follows; everything before it is emitted.
+ * Streaming redaction of secret values in every form of `secretForms`, also when the terminal's
+ * noise splits one (`Denoised`). A value split across two chunks is still caught: an end of the
+ * text that begins some form, or a control sequence not finished yet, is held back until the next
+ * chunk (or `end()`) shows what follows; everything before it is emitted.
  */
 export class StreamRedactor {
-  private readonly forms: string[];
-  private readonly minHold: number;
+  private readonly compiled: Compiled;
   private pending = '';
-  /** Occurrences wholly inside `pending`, found while it was searched as part of earlier text. */
-  private pendingFound: Span[] = [];
 
   constructor(secrets: readonly string[]) {
-    ({ forms: this.forms, minHold: this.minHold } = compile(secrets));
+    this.compiled = compile(secrets);
   }
 
   /** Redacted text that is safe to emit now (possibly empty). */
   push(chunk: string): string {
-    if (this.forms.length === 0) return chunk;
+    const { forms, minHold, bare, bareFirsts, maxHeld } = this.compiled;
+    if (forms.length === 0) return chunk;
+    // The held-back tail is searched again with the chunk: it is a few characters, or a form arriving.
     const text = this.pending + chunk;
-    // Only occurrences reaching into the new chunk are new: the held-back tail is not searched again.
-    const found = [...this.pendingFound, ...occurrences(text, this.forms, this.pending.length)];
-    const spans = merge(found);
-    let cut = safeCut(text, this.forms, this.minHold);
+    const view = new Denoised(text, true);
+    const spans = merge(findAll(view, this.compiled));
+    let cut = safeCut(text, forms, minHold);
+    if (view.noisy) cut = Math.min(cut, view.toOriginal(exactCut(view.text, bare, bareFirsts)));
+    cut = Math.min(cut, view.unfinished);
+    cut = Math.max(cut, text.length - maxHeld);
     // A match that straddles the cut waits whole with the rest (a form may begin inside it).
     for (const [start, end] of spans) if (start < cut && end > cut) cut = start;
     this.pending = text.slice(cut);
-    this.pendingFound = found.filter(([start]) => start >= cut).map(([start, end]): Span => [start - cut, end - cut]);
     return replaceSpans(text, spans, cut);
   }
 
   /** Whatever was held back, redacted. */
   end(): string {
     const rest = this.pending;
-    const spans = merge(this.pendingFound);
     this.pending = '';
-    this.pendingFound = [];
-    return replaceSpans(rest, spans);
+    return rest && replaceSpans(rest, merge(findAll(new Denoised(rest), this.compiled)));
   }
 }
 
@@ -184,19 +338,19 @@ export class StreamRedactor {
  * `StreamRedactor`): prepared once per run, applied to text or to every string of a JSON value.
  */
 export class Redactor {
-  private readonly forms: string[];
+  private readonly compiled: Compiled;
 
   constructor(secrets: readonly string[]) {
-    this.forms = compile(secrets).forms;
+    this.compiled = compile(secrets);
   }
 
   text(text: string): string {
-    return this.forms.length ? replaceSpans(text, findSpans(text, this.forms)) : text;
+    return this.compiled.forms.length ? replaceSpans(text, merge(findAll(new Denoised(text), this.compiled))) : text;
   }
 
   /** A copy of a JSON-like value with every string (object keys included) redacted. */
   deep<T>(value: T): T {
-    if (this.forms.length === 0) return value;
+    if (this.compiled.forms.length === 0) return value;
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') return this.text(v);
       if (Array.isArray(v)) return v.map(walk);

@@ -114,3 +114,104 @@ describe('redaction of every form a CLI prints a secret in', () => {
     expect(r.deep(record)).toEqual({ sessionParams: { sessionId: REDACTED, n: 3 }, usage: { model: `x ${REDACTED}`, inputTokens: 5 }, list: [REDACTED], [REDACTED]: true });
   });
 });
+
+/** What a full-screen CLI puts inside a long value it prints: wraps (with padding and indent) and colours. */
+const NOISE = ['\r\n', '\n', '\r', '  \r\n  ', '\n    ', '\x1b[0m', '\x1b[38;5;245m', '\x1b[2K\x1b[1G', '\x1b[1B\x1b[3G', '\x1b(B', '\x1b7'];
+/**
+ * Values without spaces (a wrap takes the padding next to it, which may be the value's own space:
+ * redact.ts) and without line breaks at their ends (a break next to the value is not part of it).
+ */
+const wrappableArb = valueArb.filter((v) => !/[ \t]|^\s|\s$/.test(v));
+
+/** `form` with noise at the given positions strictly inside it. */
+function splitByTerminal(form: string, at: Array<[number, number]>): string {
+  const cuts = [...new Set(at.map(([p]) => 1 + (p % (form.length - 1))))].sort((a, b) => a - b);
+  let out = '';
+  let last = 0;
+  cuts.forEach((cut, i) => {
+    out += form.slice(last, cut) + NOISE[at[i]![1] % NOISE.length];
+    last = cut;
+  });
+  return out + form.slice(last);
+}
+
+describe('redaction of a secret the terminal splits', () => {
+  for (const name of ['plain', 'json', 'url', 'base64'] as const) {
+    it(`${name}: wrapped or coloured anywhere inside, in one piece and across any chunk boundaries`, () => {
+      fc.assert(
+        fc.property(wrappableArb, aroundArb, aroundArb, fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 4 }), (value, before, after, noise, cuts) => {
+          const text = `${before}${splitByTerminal(encodings[name]!(value), noise)}${after}`;
+          const once = redact(text, [value]);
+          expect(once).toBe(`${before}${REDACTED}${after}`);
+          expect(streamed([value, 'another-secret-value'], chunks(text, cuts))).toBe(once);
+        }),
+        { numRuns: 150 },
+      );
+    });
+  }
+
+  it('a token wrapped at the terminal width is caught at every chunk boundary, and the text around it kept', () => {
+    const token = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0'.repeat(6);
+    const text = `\x1b[1mexport\x1b[0m GITHUB_TOKEN=${token.slice(0, 60)}\r\n  ${token.slice(60)}\r\n$ `;
+    const expected = `\x1b[1mexport\x1b[0m GITHUB_TOKEN=${REDACTED}\r\n$ `;
+    expect(redact(text, [token])).toBe(expected);
+    for (let i = 1; i < text.length; i++) expect(streamed([token], [text.slice(0, i), text.slice(i)])).toBe(expected);
+  });
+
+  it('a value coloured piece by piece loses the pieces and keeps the colour reset after it', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    expect(redact(`key: \x1b[32msk-live\x1b[0m-0123\x1b[1m456789abcdef\x1b[0m.`, [secret])).toBe(`key: \x1b[32m${REDACTED}\x1b[0m.`);
+  });
+
+  it('still finds a value a control sequence seems to swallow a letter of, and one inside a hyperlink', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    // `ESC [ s` is a complete control sequence: the value's first letter looks like part of it.
+    expect(redact(`x\x1b[${secret}`, [secret])).toBe(`x\x1b[${REDACTED}`);
+    // An OSC 8 hyperlink carries its URL as text.
+    expect(redact(`\x1b]8;;https://api.example.com/?key=${secret}\x07docs\x1b]8;;\x07`, [secret])).toBe(`\x1b]8;;https://api.example.com/?key=${REDACTED}\x07docs\x1b]8;;\x07`);
+  });
+
+  it('passes a stray escape character and a long run of spaces through as text', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    expect(redact(`a\x1bx ${secret}\x1b`, [secret])).toBe(`a\x1bx ${REDACTED}\x1b`);
+    const r = new StreamRedactor([secret]);
+    // Spaces at the end may be a wrap's padding: held, but only the last few hundred of them.
+    const spaces = ' '.repeat(10_000);
+    const first = r.push(spaces);
+    expect(first.length).toBeGreaterThan(10_000 - 300);
+    expect(first + r.push(`\r\n  ${secret.slice(0, 5)}`) + r.push(`${secret.slice(5)}.`) + r.end()).toBe(`${spaces}\r\n  ${REDACTED}.`);
+  });
+
+  it('holds back a control sequence cut off at the end of a chunk until it is complete', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const r = new StreamRedactor([secret]);
+    const first = r.push('ok sk-live-01234\x1b[3');
+    expect(first).toBe('ok ');
+    expect(first + r.push('8;5;245m56789abcdef done') + r.end()).toBe(`ok ${REDACTED} done`);
+  });
+
+  it('does not hold output back while a CLI redraws a line with control sequences only', () => {
+    const r = new StreamRedactor(['sk-live-0123456789abcdef']);
+    let out = r.push('working');
+    for (let i = 0; i < 1000; i++) out += r.push('\x1b[2K\x1b[1G');
+    // Everything but the last characters is out: no secret begins in "working".
+    expect(out.length).toBeGreaterThan('working'.length + 1000 * 8 - 16);
+    expect(out + r.end()).toBe('working' + '\x1b[2K\x1b[1G'.repeat(1000));
+  });
+
+  it('lets a form\'s beginning go once noise behind it passes the bound, so memory stays bounded', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const r = new StreamRedactor([secret]);
+    let input = 'sk-live-01';
+    let out = r.push(input);
+    const noise = '\x1b[0m'.repeat(256);
+    for (let i = 0; i < 100; i++) {
+      out += r.push(noise);
+      input += noise;
+    }
+    // Held: at most twice the longest form (its hex, three times the value) and 16 KiB of noise.
+    expect(input.length - out.length).toBeLessThanOrEqual(2 * 3 * secret.length + 16_384);
+    expect(input.length - out.length).toBeGreaterThan(0);
+    expect(out + r.end()).toBe(input);
+  });
+});
