@@ -38,6 +38,21 @@ describe('get and list agents', () => {
     expect((await t.api('GET', `/api/agents/${dev.id}`)).body.chainOfCommand[1]).toEqual({ id: cto.id, name: 'Chief Tech', role: 'cto2' });
   });
 
+  it('gives agents sharing a manager the same chain, and each agent of a forged cycle its own, as its GET does', async () => {
+    const ceo = await createAgent(t, company, { name: 'Ceo', role: 'ceo' });
+    const lead = await createAgent(t, company, { name: 'Lead', role: 'lead', reportsTo: ceo.id });
+    const devs = [await createAgent(t, company, { name: 'Dev 1', reportsTo: lead.id }), await createAgent(t, company, { name: 'Dev 2', reportsTo: lead.id })];
+    // The service never lets a cycle happen; a forged database can hold one: ceo -> dev 1 -> lead -> ceo.
+    t.core.database.sqlite.prepare('UPDATE agents SET reports_to = ? WHERE id = ?').run(devs[0]!.id, ceo.id);
+    const list = (await t.api('GET', `/api/companies/${company}/agents`)).body as any[];
+    for (const agent of list) expect(agent.chainOfCommand).toEqual((await t.api('GET', `/api/agents/${agent.id}`)).body.chainOfCommand);
+    const chainOf = (id: string) => list.find((a) => a.id === id).chainOfCommand.map((l: any) => l.name);
+    // Both developers report to the lead; the first is in the lead's chain, the second is not.
+    expect(chainOf(devs[0]!.id)).toEqual(['Lead', 'Ceo']);
+    expect(chainOf(devs[1]!.id)).toEqual(['Lead', 'Ceo', 'Dev 1']);
+    expect(chainOf(lead.id)).toEqual(['Ceo', 'Dev 1']);
+  });
+
   it('lists every agent of the company, oldest first, terminated ones included, and no other company', async () => {
     const a = await createAgent(t, company, { name: 'A' });
     const b = await createAgent(t, company, { name: 'B' });
