@@ -64,8 +64,8 @@ export function secretForms(value: string): string[] {
 interface Compiled {
   /** Longest first. */
   forms: string[];
-  /** Characters always held back at the end of a stream: a form's head cut short could be anywhere in them. */
-  minHold: number;
+  /** The characters the forms begin with. */
+  firsts: Set<string>;
   /** The forms without what a terminal may put inside them (`Denoised`), searched in text without it. */
   bare: string[];
   /** The characters the bare forms begin with. */
@@ -83,7 +83,8 @@ function compile(secrets: readonly string[]): Compiled {
   const forms = byLength(secrets.flatMap(secretForms));
   const bare = byLength(forms.map((f) => new Denoised(f).text).filter((f) => f.length >= MIN_REDACTED_LENGTH));
   const longest = forms[0]?.length ?? 0;
-  return { forms, minHold: forms.length ? Math.min(HEAD, longest) - 1 : 0, bare, bareFirsts: new Set(bare.map((f) => f[0]!)), maxHeld: 2 * longest + 16_384 };
+  const firsts = (list: readonly string[]) => new Set(list.map((f) => f[0]!));
+  return { forms, firsts: firsts(forms), bare, bareFirsts: firsts(bare), maxHeld: 2 * longest + 16_384 };
 }
 
 /**
@@ -211,11 +212,14 @@ class Denoised {
 
 /**
  * Where the stream must be cut so that no form whose beginning has arrived is emitted before its
- * end: the first position whose rest of `text` is a proper prefix of some form (a form's head
- * shorter than HEAD can only be in the last `minHold` characters, which are always kept).
+ * end: the first position whose rest of `text` is a prefix of some form. Found by each form's first
+ * HEAD characters where that many have arrived, and among the last HEAD - 1 characters by checking
+ * each position that starts as some form does. Only an end that really begins a form waits for the
+ * next chunk: when the output pauses, all of it is shown (a blanket hold of the last characters kept
+ * the end of every line from the live transcript until the agent printed again).
  */
-function safeCut(text: string, forms: readonly string[], minHold: number): number {
-  let cut = Math.max(0, text.length - minHold);
+function safeCut(text: string, forms: readonly string[], firsts: ReadonlySet<string>): number {
+  let cut = text.length;
   for (const form of forms) {
     const head = form.slice(0, HEAD);
     for (let p = text.indexOf(head, Math.max(0, text.length - form.length + 1)); p !== -1 && p < cut; p = text.indexOf(head, p + 1)) {
@@ -225,16 +229,6 @@ function safeCut(text: string, forms: readonly string[], minHold: number): numbe
       }
     }
   }
-  return cut;
-}
-
-/**
- * `safeCut` in text without the terminal's noise, where characters may stop arriving while noise goes
- * on (a spinner redrawing its line): the last characters are held only where they begin a form, so
- * noise behind them is not held for nothing.
- */
-function exactCut(text: string, forms: readonly string[], firsts: ReadonlySet<string>): number {
-  const cut = safeCut(text, forms, 0);
   for (let p = Math.max(0, text.length - (HEAD - 1)); p < cut; p++) {
     if (!firsts.has(text[p]!)) continue;
     const rest = text.slice(p);
@@ -309,14 +303,14 @@ export class StreamRedactor {
 
   /** Redacted text that is safe to emit now (possibly empty). */
   push(chunk: string): string {
-    const { forms, minHold, bare, bareFirsts, maxHeld } = this.compiled;
+    const { forms, firsts, bare, bareFirsts, maxHeld } = this.compiled;
     if (forms.length === 0) return chunk;
     // The held-back tail is searched again with the chunk: it is a few characters, or a form arriving.
     const text = this.pending + chunk;
     const view = new Denoised(text, true);
     const spans = merge(findAll(view, this.compiled));
-    let cut = safeCut(text, forms, minHold);
-    if (view.noisy) cut = Math.min(cut, view.toOriginal(exactCut(view.text, bare, bareFirsts)));
+    let cut = safeCut(text, forms, firsts);
+    if (view.noisy) cut = Math.min(cut, view.toOriginal(safeCut(view.text, bare, bareFirsts)));
     cut = Math.min(cut, view.unfinished);
     cut = Math.max(cut, text.length - maxHeld);
     // A match that straddles the cut waits whole with the rest (a form may begin inside it).

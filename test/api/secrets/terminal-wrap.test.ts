@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCompany, startCore, type TestCore } from '../../helpers/core.js';
-import { readLog, waitForRunId } from '../heartbeat/helpers.js';
+import { eventually, readLog, waitForRunId } from '../heartbeat/helpers.js';
 import { createSecret, ref } from './helpers.js';
 
 let t: TestCore | undefined;
@@ -49,5 +49,29 @@ describe('a secret a terminal program wraps and colours', () => {
     // eslint-disable-next-line no-control-regex
     const visible = out.replace(/\x1b\[[0-9;]*m/g, '');
     for (let i = 0; i + 8 <= token.length; i += 4) expect(visible).not.toContain(token.slice(i, i + 8));
+  }, 40_000);
+});
+
+describe('the live transcript of a run that holds secrets', () => {
+  it('shows a whole line while the agent waits, before it prints again', async () => {
+    t = await startCore();
+    const companyId = await createCompany(t);
+    const secret = await createSecret(t, companyId, 'API_KEY', `sk-live-${randomBytes(16).toString('hex')}`);
+    const line = '{"type":"assistant","text":"Running the tests"}';
+    const agent = (
+      await t.api('POST', `/api/companies/${companyId}/agents`, {
+        body: { name: 'Waiter', adapterType: 'process', adapterConfig: { command: process.execPath, args: ['-e', `console.log(${JSON.stringify(line)}); setTimeout(() => {}, 20000);`], env: { API_KEY: ref(secret.id) }, timeoutSec: 30, graceMs: 500 } },
+      })
+    ).body;
+    const runId = (await t.api('POST', `/api/agents/${agent.id}/heartbeat/invoke`, { body: {} })).body.runId as string;
+    // The redactor holds back only an end that begins one of the run's secrets (or its token).
+    const shown = await eventually(async () => {
+      const out = (await readLog(t!, runId)).map((r) => r.data).join('');
+      return out.includes(`${line}\n`) ? out : undefined;
+    }, 10_000, 'the whole line in the transcript');
+    expect(shown).toContain(line);
+    expect((await t.api('GET', `/api/heartbeat-runs/${runId}`)).body.status).toBe('running');
+    expect((await t.api('POST', `/api/heartbeat-runs/${runId}/cancel`, {})).status).toBe(200);
+    await waitForRunId(t, runId);
   }, 40_000);
 });
