@@ -61,15 +61,17 @@ export function secretForms(value: string): string[] {
   return [...forms].filter((f) => f.length >= MIN_REDACTED_LENGTH);
 }
 
-interface Compiled {
-  /** Longest first. */
-  forms: string[];
-  /** The characters the forms begin with. */
+/** Forms searched for, longest first, and the characters they begin with. */
+interface FormSet {
+  list: string[];
   firsts: Set<string>;
+}
+
+interface Compiled {
+  /** Every form of every secret, as it is printed. */
+  forms: FormSet;
   /** The forms without what a terminal may put inside them (`Denoised`), searched in text without it. */
-  bare: string[];
-  /** The characters the bare forms begin with. */
-  bareFirsts: Set<string>;
+  bare: FormSet;
   /** The most a stream holds back: a form's beginning followed by nothing but noise is let go past it. */
   maxHeld: number;
 }
@@ -77,14 +79,15 @@ interface Compiled {
 /** A form is recognised as possibly starting at a position by this many of its first characters. */
 const HEAD = 16;
 
-const byLength = (forms: Iterable<string>) => [...new Set(forms)].sort((a, b) => b.length - a.length);
+function formSet(forms: Iterable<string>): FormSet {
+  const list = [...new Set(forms)].sort((a, b) => b.length - a.length);
+  return { list, firsts: new Set(list.map((f) => f[0]!)) };
+}
 
 function compile(secrets: readonly string[]): Compiled {
-  const forms = byLength(secrets.flatMap(secretForms));
-  const bare = byLength(forms.map((f) => new Denoised(f).text).filter((f) => f.length >= MIN_REDACTED_LENGTH));
-  const longest = forms[0]?.length ?? 0;
-  const firsts = (list: readonly string[]) => new Set(list.map((f) => f[0]!));
-  return { forms, firsts: firsts(forms), bare, bareFirsts: firsts(bare), maxHeld: 2 * longest + 16_384 };
+  const forms = formSet(secrets.flatMap(secretForms));
+  const bare = formSet(forms.list.map((f) => new Denoised(f).text).filter((f) => f.length >= MIN_REDACTED_LENGTH));
+  return { forms, bare, maxHeld: 2 * (forms.list[0]?.length ?? 0) + 16_384 };
 }
 
 /**
@@ -218,9 +221,9 @@ class Denoised {
  * next chunk: when the output pauses, all of it is shown (a blanket hold of the last characters kept
  * the end of every line from the live transcript until the agent printed again).
  */
-function safeCut(text: string, forms: readonly string[], firsts: ReadonlySet<string>): number {
+function safeCut(text: string, { list, firsts }: FormSet): number {
   let cut = text.length;
-  for (const form of forms) {
+  for (const form of list) {
     const head = form.slice(0, HEAD);
     for (let p = text.indexOf(head, Math.max(0, text.length - form.length + 1)); p !== -1 && p < cut; p = text.indexOf(head, p + 1)) {
       if (form.startsWith(text.slice(p))) {
@@ -232,7 +235,7 @@ function safeCut(text: string, forms: readonly string[], firsts: ReadonlySet<str
   for (let p = Math.max(0, text.length - (HEAD - 1)); p < cut; p++) {
     if (!firsts.has(text[p]!)) continue;
     const rest = text.slice(p);
-    if (forms.some((form) => form.startsWith(rest))) return p;
+    if (list.some((form) => form.startsWith(rest))) return p;
   }
   return cut;
 }
@@ -243,9 +246,9 @@ type Span = [number, number];
  * Every occurrence of every form in `text`. `indexOf` per form rather than one alternation regex:
  * it stays fast for long values and has no size limit.
  */
-function occurrences(text: string, forms: readonly string[]): Span[] {
+function occurrences(text: string, forms: FormSet): Span[] {
   const found: Span[] = [];
-  for (const form of forms) {
+  for (const form of forms.list) {
     for (let i = text.indexOf(form); i !== -1; i = text.indexOf(form, i + 1)) found.push([i, i + form.length]);
   }
   return found;
@@ -303,14 +306,14 @@ export class StreamRedactor {
 
   /** Redacted text that is safe to emit now (possibly empty). */
   push(chunk: string): string {
-    const { forms, firsts, bare, bareFirsts, maxHeld } = this.compiled;
-    if (forms.length === 0) return chunk;
+    const { forms, bare, maxHeld } = this.compiled;
+    if (forms.list.length === 0) return chunk;
     // The held-back tail is searched again with the chunk: it is a few characters, or a form arriving.
     const text = this.pending + chunk;
     const view = new Denoised(text, true);
     const spans = merge(findAll(view, this.compiled));
-    let cut = safeCut(text, forms, firsts);
-    if (view.noisy) cut = Math.min(cut, view.toOriginal(safeCut(view.text, bare, bareFirsts)));
+    let cut = safeCut(text, forms);
+    if (view.noisy) cut = Math.min(cut, view.toOriginal(safeCut(view.text, bare)));
     cut = Math.min(cut, view.unfinished);
     cut = Math.max(cut, text.length - maxHeld);
     // A match that straddles the cut waits whole with the rest (a form may begin inside it).
@@ -339,12 +342,12 @@ export class Redactor {
   }
 
   text(text: string): string {
-    return this.compiled.forms.length ? replaceSpans(text, merge(findAll(new Denoised(text), this.compiled))) : text;
+    return this.compiled.forms.list.length ? replaceSpans(text, merge(findAll(new Denoised(text), this.compiled))) : text;
   }
 
   /** A copy of a JSON-like value with every string (object keys included) redacted. */
   deep<T>(value: T): T {
-    if (this.compiled.forms.length === 0) return value;
+    if (this.compiled.forms.list.length === 0) return value;
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') return this.text(v);
       if (Array.isArray(v)) return v.map(walk);
