@@ -3,13 +3,17 @@
 // Usage: node bench/ceiling-server.mjs <database file>   (prints "listening on <url>")
 import Fastify from 'fastify';
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomFillSync, randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 
 const db = new Database(process.argv[2]);
 // The same settings as Headcount's connection (main/core/db/connection.ts).
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
+db.pragma('foreign_keys = ON');
+db.pragma('cache_size = -65536');
+db.pragma('temp_store = MEMORY');
 db.exec('CREATE TABLE IF NOT EXISTS bench_ceiling_rows (id TEXT PRIMARY KEY, body TEXT NOT NULL, created_at TEXT NOT NULL)');
 const byId = db.prepare('SELECT * FROM issues WHERE id = ?');
 const page = db.prepare(
@@ -33,6 +37,103 @@ app.get('/list', async (req) => ({ items: page.all(req.query.companyId, req.quer
 // reset, where SQLite does not run the WAL hook: the ceiling never checkpointed, its WAL grew by
 // about 100 MB a second, and the Headcount server measured next paid for copying it back.
 app.post('/rows', async (req, reply) => reply.code(201).send(insert.all(randomUUID(), JSON.stringify(req.body), new Date().toISOString())[0]));
+
+// Checkout and release by the spec's rules and nothing else: the floor any server keeping those
+// rules pays on this machine (issue 17), next to the raw claim/release loop. The statements are the
+// server's, as bench/checkout-floor.mjs runs them in SQLite alone; around them only what a request
+// needs to be answered: the agent key verified once and then found by its hash, the run named by
+// X-Service-Run-Id checked (an active run of this agent), and group commit as the server's at best
+// (main/core/context.ts: each write in a savepoint, one COMMIT a turn, every answer after it). No
+// validation schema, error contract, events, wakes or logging.
+const ISSUE_JSON = `json_object(${['id', 'company_id', 'identifier', 'number', 'title', 'description', 'status', 'priority', 'assignee_agent_id', 'parent_id', 'project_id', 'goal_id',
+  'billing_code', 'checkout_agent_id', 'checkout_run_id', 'checked_out_at', 'started_at', 'completed_at', 'cancelled_at', 'created_by_type', 'created_by_id', 'created_at',
+  'updated_at', 'last_activity_at'].map((c) => `'${c}', ${c}`).join(', ')})`;
+const keyByHash = db.prepare('SELECT k.agent_id AS agentId, a.name, a.status FROM agent_api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = ? AND k.revoked_at IS NULL');
+const runAgent = db.prepare('SELECT agent_id, status FROM heartbeat_runs WHERE id = ?');
+const lock = db.prepare('SELECT id, company_id, identifier, status, checkout_agent_id, checkout_run_id, deleted_at FROM issues WHERE id = ?');
+const agentRow = db.prepare('SELECT id, company_id, name, status FROM agents WHERE id = ?');
+const blockers = db.prepare("SELECT b.id, b.identifier FROM issue_blockers r JOIN issues b ON b.id = r.blocker_issue_id WHERE r.issue_id = ? AND b.status <> 'done'");
+const claim = db.prepare(`UPDATE issues SET status = 'in_progress', assignee_agent_id = @agent, checkout_agent_id = @agent, checkout_run_id = @run,
+  checked_out_at = CASE WHEN checkout_agent_id = @agent THEN checked_out_at ELSE @at END, started_at = coalesce(started_at, @at),
+  updated_at = @at, last_activity_at = @at
+  WHERE id = @id AND ((checkout_agent_id = @agent AND coalesce(checkout_run_id, '') = coalesce(@run, ''))
+    OR (status IN (SELECT value FROM json_each(@expected)) AND (checkout_agent_id IS NULL OR (checkout_agent_id = @agent AND @stale = 1))))
+  RETURNING ${ISSUE_JSON} AS json`);
+const release = db.prepare(`UPDATE issues SET status = CASE WHEN status = 'in_progress' THEN 'todo' ELSE status END, checkout_agent_id = NULL, checkout_run_id = NULL,
+  checked_out_at = NULL, updated_at = @at, last_activity_at = @at WHERE id = @id RETURNING ${ISSUE_JSON} AS json`);
+const entry = db.prepare(`INSERT INTO activity (id, company_id, actor_type, actor_id, action, entity_type, entity_id, summary, details, created_at)
+  VALUES (?, ?, 'agent', ?, ?, 'issue', ?, ?, ?, ?)`);
+// UUIDv7 activity ids from a pool of random bytes, as the server makes them (kernel/ids.ts).
+const pool = new Uint8Array(16 * 256);
+let offset = pool.length;
+let seq = 0;
+function newId() {
+  if (offset === pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  offset += 16;
+  return uuidv7({ random: pool.subarray(offset - 16, offset), msecs: Date.now(), seq: seq++ & 0x7fffffff });
+}
+const verified = new Map();
+function agentOf(req) {
+  const hash = createHash('sha256').update(String(req.headers.authorization).slice(7)).digest('hex');
+  let agent = verified.get(hash);
+  if (!agent) verified.set(hash, (agent = keyByHash.get(hash)));
+  const run = req.headers['x-service-run-id'];
+  const active = run && runAgent.get(run);
+  if (!agent || !active || active.agent_id !== agent.agentId || active.status !== 'running') return null;
+  return { ...agent, run };
+}
+const [begin, commit, savepoint, releaseSavepoint] = ['BEGIN IMMEDIATE', 'COMMIT', 'SAVEPOINT w', 'RELEASE w'].map((q) => db.prepare(q));
+let waiting = null;
+// Runs `fn` in its own savepoint of the turn's transaction; answers once that transaction commits.
+function grouped(reply, fn) {
+  if (!waiting) {
+    begin.run();
+    waiting = [];
+    setImmediate(() => {
+      const answers = waiting;
+      waiting = null;
+      commit.run();
+      for (const [r, status, body] of answers) r.code(status).header('content-type', 'application/json; charset=utf-8').send(body);
+    });
+  }
+  savepoint.run();
+  const [status, body] = fn();
+  releaseSavepoint.run();
+  waiting.push([reply, status, body]);
+}
+app.post('/rules/issues/:id/checkout', (req, reply) => {
+  const agent = agentOf(req);
+  if (!agent) return reply.code(403).send({ error: 'forbidden' });
+  grouped(reply, () => {
+    const at = new Date().toISOString();
+    const row = lock.get(req.params.id);
+    if (!row || row.deleted_at) return [404, '{"error":"not found"}'];
+    const self = agentRow.get(agent.agentId);
+    if (self.company_id !== row.company_id || self.status === 'terminated') return [409, '{"error":"agent"}'];
+    if (row.checkout_agent_id !== self.id && blockers.all(row.id).length > 0) return [409, '{"error":"blocked"}'];
+    const claimed = claim.get({ agent: self.id, run: agent.run, at, id: row.id, expected: JSON.stringify(req.body.expectedStatuses), stale: 0 });
+    if (!claimed) return [409, '{"error":"checkout_conflict"}'];
+    entry.run(newId(), row.company_id, self.id, 'issue.checked_out', row.id, `${row.identifier} checked out by ${self.name} (run ${agent.run})`,
+      JSON.stringify({ agentId: self.id, runId: agent.run, previousRunId: row.checkout_run_id, from: row.status }), at);
+    return [200, claimed.json];
+  });
+});
+app.post('/rules/issues/:id/release', (req, reply) => {
+  const agent = agentOf(req);
+  if (!agent) return reply.code(403).send({ error: 'forbidden' });
+  grouped(reply, () => {
+    const at = new Date().toISOString();
+    const row = lock.get(req.params.id);
+    if (!row || row.deleted_at) return [404, '{"error":"not found"}'];
+    if (row.checkout_agent_id !== agent.agentId) return [403, '{"error":"not_checkout_owner"}'];
+    const released = release.get({ at, id: row.id });
+    entry.run(newId(), row.company_id, agent.agentId, 'issue.released', row.id, `${row.identifier} released`, JSON.stringify({ agentId: agent.agentId, runId: row.checkout_run_id }), at);
+    return [200, released.json];
+  });
+});
 
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`listening on ${url}\n`);

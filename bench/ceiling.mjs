@@ -5,6 +5,7 @@
 // printed as a ratio to its ceiling; each run is appended to bench/results/ceiling.jsonl with the
 // machine's description.
 // Usage: node bench/ceiling.mjs [--rounds 3] [--duration 2] [--label text] [--only scenario-substring]
+//        [--history N]  (N activity entries and N comments on the seeded issues first: a company with a past)
 //        [--profile dir]  (runs the server under --cpu-prof, profile written to dir on exit)
 // Rounds: every scenario is measured once per round, between two measurements of its ceiling, and
 // its ratio is taken against their mean; the median of the rounds is reported. On a shared virtual
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '3' },
     issues: { type: 'string', default: '10000' },
+    history: { type: 'string', default: '0' },
     label: { type: 'string', default: '' },
     only: { type: 'string' },
     profile: { type: 'string' },
@@ -33,6 +35,7 @@ const { values } = parseArgs({
 let duration = Number(values.duration);
 const ROUNDS = Number(values.rounds);
 const ISSUES = Number(values.issues);
+const HISTORY = Number(values.history);
 const CLIENTS = 8;
 // Four agents with a running heartbeat each (the default cap of concurrent runs), two clients each.
 const AGENTS = 4;
@@ -48,6 +51,8 @@ const S = {
   COST: 'POST /api/companies/{id}/cost-events (agent key)',
   CHECKOUT: 'checkout + release (agent key + run header, 8 clients)',
   LIST_BARE: 'GET issues list, against the bare 50-row page',
+  CHECKOUT_RULES: 'checkout + release, against the rules on a bare server',
+  RULES_FLOOR: 'the rules on a bare server (checkout + release), against claim-release',
 };
 const wanted = (name) => !values.only || name.toLowerCase().includes(values.only.toLowerCase());
 
@@ -100,6 +105,28 @@ db.transaction(() => {
   // Budgets set, so every cost event runs the budget rules in full.
   db.prepare('UPDATE agents SET budget_monthly_cents = ? WHERE company_id = ?').run(1e9, company.id);
 })();
+
+// A company with a past: HISTORY activity entries and as many comments, spread over the issues.
+if (HISTORY > 0) {
+  const { v7: uuidv7 } = await import('uuid');
+  const entry = db.prepare(`INSERT INTO activity (id, company_id, actor_type, actor_id, action, entity_type, entity_id, summary, details, created_at) VALUES (?, ?, 'agent', ?, 'issue.updated', 'issue', ?, ?, '{"fields":["title"]}', ?)`);
+  const comment = db.prepare(`INSERT INTO issue_comments (id, company_id, issue_id, author_type, author_agent_id, body, created_at) VALUES (?, ?, ?, 'agent', ?, ?, ?)`);
+  const base = Date.UTC(2026, 0, 1);
+  for (let done = 0; done < HISTORY; ) {
+    db.transaction(() => {
+      for (let i = 0; i < 50_000 && done < HISTORY; i++, done++) {
+        const at = new Date(base + done * 1000).toISOString();
+        const issue = seeded[(done * 7919) % ISSUES];
+        entry.run(uuidv7(), company.id, agents[done % AGENTS].id, issue, `BC-${done % ISSUES} updated`, at);
+        comment.run(uuidv7(), company.id, issue, agents[done % AGENTS].id, `Comment ${done} on the work so far.`, at);
+      }
+    })();
+  }
+  console.log(`history: ${HISTORY} activity entries and comments`);
+  // The seeding held the event loop for longer than the server keeps an idle socket: let the client
+  // see those sockets close before it sends on one.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
 
 // Heartbeat runs that stay active: checkout with an agent key names one in X-Service-Run-Id.
 for (const agent of agents) await call('POST', `/api/agents/${agent.id}/heartbeat/invoke`, {});
@@ -164,12 +191,13 @@ function claimReleaseLoop(ids, agentId) {
 // through issues of its own. Driven by autocannon's request sequence rather than fetch(): on two
 // cores, undici's per-request cost in this process took the CPU the server needed, and the server
 // profile was half idle. A cycle is one checkout and its release; the latencies are per request.
-async function checkoutCycles(todo) {
+// `url` and `prefix`: the same cycles against the rules on the bare server (ceiling-server.mjs).
+async function checkoutCycles(todo, { url = server.url, prefix = '/api', pid = () => server.child.pid } = {}) {
   let connection = 0;
   const headersOf = (a) => ({ authorization: `Bearer ${a.key}`, 'content-type': 'application/json', 'x-service-run-id': a.runId });
   const run = (seconds) =>
     autocannon({
-      url: server.url,
+      url,
       connections: CLIENTS,
       duration: seconds,
       requests: [
@@ -182,12 +210,12 @@ async function checkoutCycles(todo) {
               context.k = 0;
             }
             context.issue = context.mine[context.k++ % context.mine.length];
-            return { ...req, path: `/api/issues/${context.issue}/checkout`, headers: headersOf(agents[context.c % AGENTS]), body: JSON.stringify({ expectedStatuses: ['todo'] }) };
+            return { ...req, path: `${prefix}/issues/${context.issue}/checkout`, headers: headersOf(agents[context.c % AGENTS]), body: JSON.stringify({ expectedStatuses: ['todo'] }) };
           },
         },
         {
           method: 'POST',
-          setupRequest: (req, context) => ({ ...req, path: `/api/issues/${context.issue}/release`, headers: headersOf(agents[context.c % AGENTS]), body: '{}' }),
+          setupRequest: (req, context) => ({ ...req, path: `${prefix}/issues/${context.issue}/release`, headers: headersOf(agents[context.c % AGENTS]), body: '{}' }),
         },
       ],
     });
@@ -196,11 +224,11 @@ async function checkoutCycles(todo) {
   const reset = () => db.prepare(`UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL WHERE id IN (${todo.map(() => '?').join(',')})`).run(...todo);
   await run(1);
   reset();
-  const cpuBefore = processCpuMicros(server.child.pid);
+  const cpuBefore = processCpuMicros(pid());
   const r = await run(duration);
-  const cpu = processCpuMicros(server.child.pid) - cpuBefore;
+  const cpu = processCpuMicros(pid()) - cpuBefore;
   reset();
-  if (r.non2xx) console.error(`checkout cycles: ${r.non2xx} non-2xx of ${r['2xx'] + r.non2xx}`);
+  if (r.non2xx) console.error(`checkout cycles (${prefix}): ${r.non2xx} non-2xx of ${r['2xx'] + r.non2xx}`);
   return { perSec: r.requests.average / 2, p50Ms: r.latency.p50, p99Ms: r.latency.p99, refused: r.non2xx, cpuUsPerOp: (2 * cpu) / r.requests.total };
 }
 
@@ -230,6 +258,8 @@ const ceilingRuns = {
     return cannon({ url: ceilingUrl, method: 'POST', path: '/rows', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: `row ${++n}` }) }) });
   },
   'claim-release': () => claimReleaseLoop(spare, agents[0].id),
+  // The same cycles, clients and issues, against the rules alone on the bare server.
+  'checkout-rules': () => checkoutCycles(todoIds, { url: ceilingUrl, prefix: '/rules', pid: () => ceiling.pid }),
 };
 
 // Each scenario is measured between two measurements of its ceiling, and its ratio is taken against
@@ -257,7 +287,9 @@ function report(name, ceilingName, r, c) {
 }
 /**
  * One scenario between two measurements of its ceiling. `bare`: a second ceiling the same result is
- * also compared with (the list against the bare page), measured inside the first pair.
+ * also compared with (the list against the bare page), measured inside the first pair; with
+ * `floor`, that second ceiling is itself reported against the first (the rules on a bare server
+ * against the raw loop: the most any server keeping the rules reaches here).
  */
 async function scenario(name, ceilingName, fn, bare) {
   if (!wanted(name) && !(bare && wanted(bare.name))) return;
@@ -268,6 +300,7 @@ async function scenario(name, ceilingName, fn, bare) {
   const after = await measureCeiling(ceilingName);
   report(name, ceilingName, r, meanOf(before, after));
   if (bare) report(bare.name, bare.ceiling, r, meanOf(bareBefore, bareAfter));
+  if (bare?.floor) report(bare.floor, ceilingName, { ...meanOf(bareBefore, bareAfter), p50Ms: bareAfter.p50Ms, p99Ms: bareAfter.p99Ms }, meanOf(before, after));
 }
 
 /** One round: every wanted scenario once, each between two measurements of its ceiling. */
@@ -294,7 +327,7 @@ async function measureRound() {
     }),
   );
 
-  await scenario(S.CHECKOUT, 'claim-release', () => checkoutCycles(todoIds));
+  await scenario(S.CHECKOUT, 'claim-release', () => checkoutCycles(todoIds), { name: S.CHECKOUT_RULES, ceiling: 'checkout-rules', floor: S.RULES_FLOOR });
 }
 
 // A first round of 1 s each is not recorded: the server's first seconds after seeding measured a
@@ -351,7 +384,7 @@ const ceilingSummary = Object.fromEntries(
   }),
 );
 
-const record = { at: new Date().toISOString(), label: values.label, machine: info, loadAfter: machine().loadAverage1m5m15m, durationSec: duration, rounds: ROUNDS, issues: ISSUES, ceilings: ceilingSummary, results: summary, perRound: rounds };
+const record = { at: new Date().toISOString(), label: values.label, machine: info, loadAfter: machine().loadAverage1m5m15m, durationSec: duration, rounds: ROUNDS, issues: ISSUES, history: HISTORY, ceilings: ceilingSummary, results: summary, perRound: rounds };
 mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
 const file = path.join(ROOT, 'bench', 'results', 'ceiling.jsonl');
 appendFileSync(file, JSON.stringify(record) + '\n');

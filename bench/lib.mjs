@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: run the built server as a child process, describe the machine.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,16 @@ export function requireBuild() {
   }
 }
 
-export const tempHome = (prefix = 'headcount-bench-') => mkdtempSync(path.join(os.tmpdir(), prefix));
+// Homes a bench made are removed when it exits, also when it fails half-way: a crashed run at scale
+// left a gigabyte in the temp directory. `keepHome` exempts one the user asked to keep.
+// (The servers' exit handler below removes them, once the servers are dead.)
+const homes = new Set();
+export function tempHome(prefix = 'headcount-bench-') {
+  const home = mkdtempSync(path.join(os.tmpdir(), prefix));
+  homes.add(home);
+  return home;
+}
+export const keepHome = (home) => homes.delete(home);
 
 /**
  * Spawns `serve --port 0` on `home` and resolves once the listening line is printed.
@@ -29,6 +38,7 @@ export const tempHome = (prefix = 'headcount-bench-') => mkdtempSync(path.join(o
 const servers = new Set();
 process.once('exit', () => {
   for (const child of servers) child.kill('SIGKILL');
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
 });
 
 export function startServer(home, env = {}, nodeArgs = [], cli = CLI) {

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { ROOT, machine, requireBuild, startServer, stopServer, tempHome, writeResult } from './lib.mjs';
+import { ROOT, keepHome, machine, requireBuild, startServer, stopServer, tempHome, writeResult } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -260,7 +260,10 @@ async function measure(scale, withFleet) {
   }
   const rssMiB = round(rssKiB() / 1024);
   await stopServer(server);
-  if (values.keep) log(`   kept ${home}`);
+  if (values.keep) {
+    keepHome(home);
+    log(`   kept ${home}`);
+  }
   else rmSync(home, { recursive: true, force: true });
   return { scale, issues: N_ISSUES, comments: N_COMMENTS, activityRows: N_ISSUES + N_COMMENTS, costEvents: N_COSTS, runs: N_RUNS, agents: AGENTS, seedSec, textsToIndex, indexSec, dbBytes, dbMiB: round(dbBytes / 2 ** 20), serverRssMiBAfter: rssMiB, routes: results, checkout, fleet };
 }
