@@ -173,6 +173,8 @@ async function measure(scale, withFleet) {
     ['GET costs summary', `/api/companies/${company.id}/costs/summary`],
     ['GET costs by agent', `/api/companies/${company.id}/costs/by-agent`],
     ['GET heartbeat runs', `/api/companies/${company.id}/heartbeat-runs`],
+    // An eighth of the seeded issues sit blocked for months: every one of them is in the inbox.
+    ['GET inbox', `/api/companies/${company.id}/inbox`],
   ];
   const results = [];
   for (const [name, p] of routes) {

@@ -63,6 +63,12 @@ export const issues = sqliteTable(
     index('issues_assignee_status_idx')
       .on(t.assigneeAgentId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id)
       .where(sql`${t.assigneeAgentId} IS NOT NULL`),
+    // The inbox's long-blocked issues (inbox/blocked.ts), newest first: its page walks this and its
+    // count scans only the blocked issues' entries. Partial: an issue in any other status (nearly
+    // every write) never touches it.
+    index('issues_blocked_idx')
+      .on(t.companyId, sql`${t.lastActivityAt} DESC`, t.id)
+      .where(sql`${t.status} = 'blocked' AND ${t.deletedAt} IS NULL`),
     index('issues_parent_idx').on(t.parentId).where(sql`${t.parentId} IS NOT NULL`),
     index('issues_project_idx').on(t.projectId).where(sql`${t.projectId} IS NOT NULL`),
   ],

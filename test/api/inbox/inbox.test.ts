@@ -159,4 +159,60 @@ describe('paging', () => {
     expect((await t.api('GET', `/api/companies/${companyId}/inbox?cursor=bm90LWEtY3Vyc29y`)).body.code).toBe('invalid_cursor');
     expect((await t.api('GET', `/api/companies/${companyId}/inbox?limit=0`)).status).toBe(400);
   });
+  it('pages long-blocked issues from SQL merged with the other items: every open item once, in order, dismissed and deleted ones left out', async () => {
+    const clock = manualClock('2026-06-01T08:00:00.000Z');
+    t = await startCore({ clock, heartbeats: false, routines: false, sequences: false });
+    const companyId = await createCompany(t);
+    const ceo = await createAgent(t, companyId, { name: 'Ceo' });
+    const key = await createAgentKey(t, ceo.id);
+    const stale: any[] = [];
+    for (let i = 0; i < 24; i++) {
+      // Every priority: the page merges one walk of the list index per priority.
+      stale.push(await createIssue(t, companyId, { title: `Stale ${i}`, status: 'blocked', priority: (['critical', 'high', 'medium', 'low'] as const)[i % 4] }));
+      // Two at a time share their minute: ties are ordered by id.
+      if (i % 2) clock.advance(60_000);
+      if (i === 11) {
+        const approval = await t.api('POST', `/api/companies/${companyId}/approvals`, { token: key, body: { type: 'approve_ceo_strategy', requestedByAgentId: ceo.id, payload: strategy() } });
+        expect(approval.status).toBe(201);
+      }
+    }
+    // Waiting on an open blocker, and one of them also set to blocked: listed once, since its link.
+    const blocker = await createIssue(t, companyId, { title: 'Blocker' });
+    const onBlockers = [await createIssue(t, companyId, { title: 'Waits A' }), await createIssue(t, companyId, { title: 'Waits B', status: 'blocked' })];
+    for (const w of onBlockers) expect((await t.api('POST', `/api/issues/${w.id}/blockers`, { body: { blockerIssueId: blocker.id } })).status).toBe(200);
+    clock.advance(25 * 3600_000);
+    expect((await t.api('DELETE', `/api/issues/${stale[3].id}`)).status).toBe(204);
+    for (const gone of [stale[5], stale[6], onBlockers[1]]) {
+      expect((await t.api('POST', `/api/companies/${companyId}/inbox/issue_blocked:${gone.id}/dismiss`)).status).toBe(204);
+    }
+    // Dismissed already: no longer an open item.
+    expect((await t.api('POST', `/api/companies/${companyId}/inbox/issue_blocked:${stale[5].id}/dismiss`)).status).toBe(404);
+
+    const whole = await t.api('GET', `/api/companies/${companyId}/inbox?limit=500`);
+    const expected = [...stale.filter((_, i) => ![3, 5, 6].includes(i)), onBlockers[0]].map((i) => `issue_blocked:${i.id}`);
+    const ids = whole.body.items.map((i: any) => i.id);
+    expect(whole.body.count).toBe(expected.length + 1);
+    expect(ids.filter((id: string) => id.startsWith('issue_blocked:')).sort()).toEqual(expected.sort());
+    expect(ids.filter((id: string) => id.startsWith('approval:'))).toHaveLength(1);
+    // Newest first, ties by id as text.
+    for (let i = 1; i < whole.body.items.length; i++) {
+      const [a, b] = [whole.body.items[i - 1], whole.body.items[i]];
+      expect(a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id < b.id)).toBe(true);
+    }
+    expect(whole.body.items[0]).toMatchObject({ id: `issue_blocked:${onBlockers[0].id}`, title: `${onBlockers[0].identifier} blocked for more than a day`, summary: 'Waits A', link: { type: 'issue', id: onBlockers[0].id } });
+
+    for (const limit of [1, 4, 7]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: any = await t.api('GET', `/api/companies/${companyId}/inbox?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(res.status).toBe(200);
+        expect(res.body.count).toBe(expected.length + 1);
+        expect(res.body.items.length).toBeLessThanOrEqual(limit);
+        seen.push(...res.body.items.map((i: any) => i.id));
+        cursor = res.body.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(ids);
+    }
+  });
 });

@@ -174,13 +174,17 @@ describe('the issue list order', () => {
     }
   });
 
-  it('keeps the activity time out of every index but the two in the list\'s order', () => {
+  it('keeps the activity time out of every index but the two in the list\'s order and the blocked issues\' own', () => {
     // Every index holding it rewrites the issue's entry on each bump of its activity (checkout,
-    // release, a comment, an edit).
-    const indexes = h.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'issues'").all() as { name: string }[];
+    // release, a comment, an edit). The inbox's index holds the blocked issues only (migration
+    // 0023): a bump rewrites it for an issue that is blocked, never for the work in progress.
+    const indexes = h.sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'issues'").all() as { name: string; sql: string | null }[];
     const columns = (name: string) => (h.sqlite.prepare(`PRAGMA index_info(${name})`).all() as { name: string }[]).map((c) => c.name);
-    const withActivity = indexes.map((i) => i.name).filter((name) => columns(name).includes('last_activity_at'));
-    expect(withActivity.sort()).toEqual(['issues_assignee_status_idx', 'issues_company_status_idx']);
-    for (const name of withActivity) expect(columns(name)).toContain('status');
+    const withActivity = indexes.filter((i) => columns(i.name).includes('last_activity_at'));
+    expect(withActivity.map((i) => i.name).sort()).toEqual(['issues_assignee_status_idx', 'issues_blocked_idx', 'issues_company_status_idx']);
+    for (const { name, sql } of withActivity) {
+      if (name === 'issues_blocked_idx') expect(sql).toMatch(/WHERE "issues"\."status" = 'blocked'/);
+      else expect(columns(name)).toContain('status');
+    }
   });
 });

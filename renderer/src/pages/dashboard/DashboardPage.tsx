@@ -33,13 +33,13 @@ function activityHref(a: ActivityRow): string | null {
   return base ? `${base}${a.entityId}` : null;
 }
 
-function RecentActivity({ companyId, agentName }: { companyId: string; agentName: (id: string) => string }) {
-  const api = useApi();
-  const activity = useQuery({ queryKey: keys.activity(companyId), queryFn: () => api.get<Page<ActivityRow>>(`/api/companies/${companyId}/activity`, { limit: 15 }) });
-  const items = activity.data?.items ?? [];
+function RecentActivity({ activity, agentName }: { activity: Page<ActivityRow> | undefined; agentName: (id: string) => string }) {
+  const items = activity?.items ?? [];
   return (
     <Section title="Recent activity">
-      {items.length === 0 ? (
+      {!activity ? (
+        <Loading />
+      ) : items.length === 0 ? (
         <EmptyState title="No activity yet">What you and your agents do shows up here as it happens.</EmptyState>
       ) : (
         <div className="list" role="list" aria-label="Recent activity">
@@ -73,6 +73,9 @@ export function DashboardPage({ companyId }: PageProps) {
   const blocked = useIssues(companyId, { status: 'blocked' });
   const open = useIssues(companyId, { status: 'todo,in_progress,in_review,blocked' });
   const runs = useRuns(companyId, { limit: 50 });
+  // Asked for with the rest, not once the page has drawn: it was the last request of a first paint.
+  const api = useApi();
+  const activity = useQuery({ queryKey: keys.activity(companyId), queryFn: () => api.get<Page<ActivityRow>>(`/api/companies/${companyId}/activity`, { limit: 15 }) });
 
   const names = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const agentName = (id: string) => names.get(id) ?? 'Unknown agent';
@@ -82,18 +85,22 @@ export function DashboardPage({ companyId }: PageProps) {
   // The inbox API decides what needs the founder; the dashboard shows its newest items.
   const inbox = needsYou.data?.items ?? [];
 
-  if (agents.isPending || company.isPending) return <div className="page"><Loading /></div>;
-  if (agents.isError) return <div className="page"><ErrorBox error={agents.error} retry={() => void agents.refetch()} /></div>;
+  // The page draws once the company is known; each part fills in as its own answer arrives (at
+  // 100,000 issues and 200 agents, waiting for the agents held the whole page for a second).
+  if (company.isPending) return <div className="page"><Loading /></div>;
 
   const s = summary.data;
+  const team = agents.data?.filter((a) => a.status !== 'terminated').length;
   return (
     <div className="page">
       <PageHeader title={company.data?.name ?? 'Dashboard'} subtitle={company.data?.description || 'What your company is doing right now'} />
+      {agents.isError ? <ErrorBox error={agents.error} retry={() => void agents.refetch()} /> : null}
 
       <div className="grid-4" style={{ marginBottom: 24 }}>
-        <Stat label="Running agents" value={running.length} hint={`${agents.data.filter((a) => a.status !== 'terminated').length} on the team`} />
+        <Stat label="Running agents" value={agents.data ? running.length : '—'} hint={team === undefined ? undefined : `${team} on the team`} />
         <Stat label="Spent this month" value={s ? formatCents(s.spentCents) : '—'} hint={s ? (s.budgetMonthlyCents ? `of ${formatCents(s.budgetMonthlyCents)}` : 'no budget limit') : undefined} />
-        <Stat label="Needs you" value={inbox.length} hint="approvals, questions, failures, budgets" />
+        {/* Every open item, not the page of them the dashboard lists. */}
+        <Stat label="Needs you" value={needsYou.data ? needsYou.data.count : '—'} hint="approvals, questions, failures, budgets" />
         {/* One page of up to 200: past it the count says "200+" rather than stopping silently. */}
         <Stat label="Open issues" value={open.data ? `${open.data.items.length}${open.data.nextCursor ? '+' : ''}` : '—'} hint={`${blocked.data?.items.length ?? 0}${blocked.data?.nextCursor ? '+' : ''} blocked`} />
       </div>
@@ -120,7 +127,7 @@ export function DashboardPage({ companyId }: PageProps) {
             </div>
           )}
         </Section>
-        <RecentActivity companyId={companyId} agentName={agentName} />
+        <RecentActivity activity={activity.data} agentName={agentName} />
         </div>
 
         <div>
