@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import Database from 'better-sqlite3';
 import { createHash, randomFillSync, randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import { checkoutStatements } from './checkout-statements.mjs';
 
 const db = new Database(process.argv[2]);
 // The same settings as Headcount's connection (main/core/db/connection.ts).
@@ -45,24 +46,8 @@ app.post('/rows', async (req, reply) => reply.code(201).send(insert.all(randomUU
 // X-Service-Run-Id checked (an active run of this agent), and group commit as the server's at best
 // (main/core/context.ts: each write in a savepoint, one COMMIT a turn, every answer after it). No
 // validation schema, error contract, events, wakes or logging.
-const ISSUE_JSON = `json_object(${['id', 'company_id', 'identifier', 'number', 'title', 'description', 'status', 'priority', 'assignee_agent_id', 'parent_id', 'project_id', 'goal_id',
-  'billing_code', 'checkout_agent_id', 'checkout_run_id', 'checked_out_at', 'started_at', 'completed_at', 'cancelled_at', 'created_by_type', 'created_by_id', 'created_at',
-  'updated_at', 'last_activity_at'].map((c) => `'${c}', ${c}`).join(', ')})`;
 const keyByHash = db.prepare('SELECT k.agent_id AS agentId, a.name, a.status FROM agent_api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = ? AND k.revoked_at IS NULL');
-const runAgent = db.prepare('SELECT agent_id, status FROM heartbeat_runs WHERE id = ?');
-const lock = db.prepare('SELECT id, company_id, identifier, status, checkout_agent_id, checkout_run_id, deleted_at FROM issues WHERE id = ?');
-const agentRow = db.prepare('SELECT id, company_id, name, status FROM agents WHERE id = ?');
-const blockers = db.prepare("SELECT b.id, b.identifier FROM issue_blockers r JOIN issues b ON b.id = r.blocker_issue_id WHERE r.issue_id = ? AND b.status <> 'done'");
-const claim = db.prepare(`UPDATE issues SET status = 'in_progress', assignee_agent_id = @agent, checkout_agent_id = @agent, checkout_run_id = @run,
-  checked_out_at = CASE WHEN checkout_agent_id = @agent THEN checked_out_at ELSE @at END, started_at = coalesce(started_at, @at),
-  updated_at = @at, last_activity_at = @at
-  WHERE id = @id AND ((checkout_agent_id = @agent AND coalesce(checkout_run_id, '') = coalesce(@run, ''))
-    OR (status IN (SELECT value FROM json_each(@expected)) AND (checkout_agent_id IS NULL OR (checkout_agent_id = @agent AND @stale = 1))))
-  RETURNING ${ISSUE_JSON} AS json`);
-const release = db.prepare(`UPDATE issues SET status = CASE WHEN status = 'in_progress' THEN 'todo' ELSE status END, checkout_agent_id = NULL, checkout_run_id = NULL,
-  checked_out_at = NULL, updated_at = @at, last_activity_at = @at WHERE id = @id RETURNING ${ISSUE_JSON} AS json`);
-const entry = db.prepare(`INSERT INTO activity (id, company_id, actor_type, actor_id, action, entity_type, entity_id, summary, details, created_at)
-  VALUES (?, ?, 'agent', ?, ?, 'issue', ?, ?, ?, ?)`);
+const { runAgent, lock, issue, agentRow, blockers, claim, release, entry } = checkoutStatements(db);
 // UUIDv7 activity ids from a pool of random bytes, as the server makes them (kernel/ids.ts).
 const pool = new Uint8Array(16 * 256);
 let offset = pool.length;
@@ -104,35 +89,37 @@ function grouped(reply, fn) {
   releaseSavepoint.run();
   waiting.push([reply, status, body]);
 }
-app.post('/rules/issues/:id/checkout', (req, reply) => {
-  const agent = agentOf(req);
-  if (!agent) return reply.code(403).send({ error: 'forbidden' });
-  grouped(reply, () => {
-    const at = new Date().toISOString();
-    const row = lock.get(req.params.id);
-    if (!row || row.deleted_at) return [404, '{"error":"not found"}'];
-    const self = agentRow.get(agent.agentId);
-    if (self.company_id !== row.company_id || self.status === 'terminated') return [409, '{"error":"agent"}'];
-    if (row.checkout_agent_id !== self.id && blockers.all(row.id).length > 0) return [409, '{"error":"blocked"}'];
-    const claimed = claim.get({ agent: self.id, run: agent.run, at, id: row.id, expected: JSON.stringify(req.body.expectedStatuses), stale: 0 });
-    if (!claimed) return [409, '{"error":"checkout_conflict"}'];
-    entry.run(newId(), row.company_id, self.id, 'issue.checked_out', row.id, `${row.identifier} checked out by ${self.name} (run ${agent.run})`,
-      JSON.stringify({ agentId: self.id, runId: agent.run, previousRunId: row.checkout_run_id, from: row.status }), at);
-    return [200, claimed.json];
+// A rules route: the agent and its run checked, then `write` in the turn's group with the issue's
+// lock columns read; a missing or deleted issue is a 404.
+function rulesRoute(path, write) {
+  app.post(path, (req, reply) => {
+    const agent = agentOf(req);
+    if (!agent) return reply.code(403).send({ error: 'forbidden' });
+    grouped(reply, () => {
+      const row = lock.get(req.params.id);
+      if (!row || row.deleted_at) return [404, '{"error":"not found"}'];
+      return write(agent, row, new Date().toISOString(), req);
+    });
   });
+}
+rulesRoute('/rules/issues/:id/checkout', (agent, row, at, req) => {
+  const self = agentRow.get(agent.agentId);
+  if (self.company_id !== row.company_id || self.status === 'terminated') return [409, '{"error":"agent"}'];
+  if (row.checkout_agent_id !== self.id && blockers.all(row.id).length > 0) return [409, '{"error":"blocked"}'];
+  const claimed = claim.get({ agent: self.id, run: agent.run, at, id: row.id, expected: JSON.stringify(req.body.expectedStatuses), stale: 0 });
+  if (!claimed) return [409, '{"error":"checkout_conflict"}'];
+  entry.run(newId(), row.company_id, self.id, 'issue.checked_out', row.id, `${row.identifier} checked out by ${self.name} (run ${agent.run})`,
+    JSON.stringify({ agentId: self.id, runId: agent.run, previousRunId: row.checkout_run_id, from: row.status }), at);
+  return [200, claimed.json];
 });
-app.post('/rules/issues/:id/release', (req, reply) => {
-  const agent = agentOf(req);
-  if (!agent) return reply.code(403).send({ error: 'forbidden' });
-  grouped(reply, () => {
-    const at = new Date().toISOString();
-    const row = lock.get(req.params.id);
-    if (!row || row.deleted_at) return [404, '{"error":"not found"}'];
-    if (row.checkout_agent_id !== agent.agentId) return [403, '{"error":"not_checkout_owner"}'];
-    const released = release.get({ at, id: row.id });
-    entry.run(newId(), row.company_id, agent.agentId, 'issue.released', row.id, `${row.identifier} released`, JSON.stringify({ agentId: agent.agentId, runId: row.checkout_run_id }), at);
-    return [200, released.json];
-  });
+rulesRoute('/rules/issues/:id/release', (agent, row, at) => {
+  // As the server: releasing an issue nobody holds writes nothing and answers the issue (autocannon
+  // sometimes sends a connection's release again when it reconnects).
+  if (!row.checkout_agent_id) return [200, issue.get(row.id).json];
+  if (row.checkout_agent_id !== agent.agentId) return [403, '{"error":"not_checkout_owner"}'];
+  const released = release.get({ at, id: row.id });
+  entry.run(newId(), row.company_id, agent.agentId, 'issue.released', row.id, `${row.identifier} released`, JSON.stringify({ agentId: agent.agentId, runId: row.checkout_run_id }), at);
+  return [200, released.json];
 });
 
 const url = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { machine, requireBuild, startServer, stopServer, tempHome, writeResult } from './lib.mjs';
+import { checkoutStatements } from './checkout-statements.mjs';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '2' }, turns: { type: 'string', default: '4' } } });
 const duration = Number(values.duration);
@@ -71,26 +72,7 @@ const insertRun = db.prepare(`INSERT INTO heartbeat_runs (id, company_id, agent_
   VALUES (?, ?, ?, 'running', 'manual', '[]', 'process', ?, ?)`);
 for (const [agentId, runId] of runOf) insertRun.run(runId, company.id, agentId, new Date().toISOString(), new Date().toISOString());
 
-// The statements, as the server's checkout.ts, lookup.ts, blockers.ts and activity/service.ts write them.
-const runAgent = db.prepare('SELECT agent_id, status FROM heartbeat_runs WHERE id = ?');
-const lock = db.prepare('SELECT id, company_id, identifier, status, checkout_agent_id, checkout_run_id, deleted_at FROM issues WHERE id = ?');
-const agentRow = db.prepare('SELECT id, company_id, name, status FROM agents WHERE id = ?');
-const blockers = db.prepare("SELECT b.id, b.identifier FROM issue_blockers r JOIN issues b ON b.id = r.blocker_issue_id WHERE r.issue_id = ? AND b.status <> 'done'");
-// The answer is the issue as JSON written by SQLite (main/core/issues/issue-json.ts), as the server's
-// claim and release return it.
-const ISSUE_JSON = `json_object(${['id', 'company_id', 'identifier', 'number', 'title', 'description', 'status', 'priority', 'assignee_agent_id', 'parent_id', 'project_id', 'goal_id',
-  'billing_code', 'checkout_agent_id', 'checkout_run_id', 'checked_out_at', 'started_at', 'completed_at', 'cancelled_at', 'created_by_type', 'created_by_id', 'created_at',
-  'updated_at', 'last_activity_at'].map((c) => `'${c}', ${c}`).join(', ')})`;
-const claim = db.prepare(`UPDATE issues SET status = 'in_progress', assignee_agent_id = @agent, checkout_agent_id = @agent, checkout_run_id = @run,
-  checked_out_at = CASE WHEN checkout_agent_id = @agent THEN checked_out_at ELSE @at END, started_at = coalesce(started_at, @at),
-  updated_at = @at, last_activity_at = @at
-  WHERE id = @id AND ((checkout_agent_id = @agent AND coalesce(checkout_run_id, '') = coalesce(@run, ''))
-    OR (status IN (SELECT value FROM json_each(@expected)) AND (checkout_agent_id IS NULL OR (checkout_agent_id = @agent AND @stale = 1))))
-  RETURNING ${ISSUE_JSON} AS json`);
-const release = db.prepare(`UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL,
-  updated_at = @at, last_activity_at = @at WHERE id = @id RETURNING status, ${ISSUE_JSON} AS json`);
-const entry = db.prepare(`INSERT INTO activity (id, company_id, actor_type, actor_id, action, entity_type, entity_id, summary, details, created_at)
-  VALUES (?, ?, 'agent', ?, ?, 'issue', ?, ?, ?, ?)`);
+const { runAgent, lock, agentRow, blockers, claim, release, entry } = checkoutStatements(db);
 const rawClaim = db.prepare("UPDATE issues SET status = 'in_progress', checkout_agent_id = ?, checkout_run_id = ?, checked_out_at = ? WHERE id = ? AND status = 'todo' AND checkout_agent_id IS NULL");
 const rawRelease = db.prepare("UPDATE issues SET status = 'todo', checkout_agent_id = NULL, checkout_run_id = NULL, checked_out_at = NULL WHERE id = ? AND checkout_agent_id = ?");
 const begin = db.prepare('BEGIN IMMEDIATE');
