@@ -52,15 +52,24 @@ async function write(n: number): Promise<void> {
   }
 }
 
-/** Rows of `t` in the database file itself, the WAL ignored: what checkpoints have copied back. */
+/**
+ * Rows of `t` in the database file itself, the WAL ignored: what checkpoints have copied back. The
+ * copy is taken while the worker may be writing pages into the file, so a copy caught halfway
+ * through a checkpoint can be torn ("malformed"): it is taken again, a few times at most, and a file
+ * that still reads malformed fails the test.
+ */
 const rowsInFile = (): number => {
   const copy = path.join(dir, 'file-only.db');
-  copyFileSync(file, copy);
-  const reader = new Database(copy, { readonly: true });
-  try {
-    return (reader.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
-  } finally {
-    reader.close();
+  for (let attempt = 1; ; attempt++) {
+    copyFileSync(file, copy);
+    const reader = new Database(copy, { readonly: true });
+    try {
+      return (reader.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_CORRUPT' || attempt >= 20) throw err;
+    } finally {
+      reader.close();
+    }
   }
 };
 
