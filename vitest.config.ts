@@ -25,6 +25,7 @@ export default defineConfig({
     outputFile: { json: 'test-results/vitest.json' },
     hookTimeout: 30_000,
     // The pinned agent CLIs the real-CLI tests drive live in a cache outside the repository.
-    globalSetup: ['test/setup/agent-clis.ts'],
+    // Every temporary directory of the run goes under one root, removed when the run ends.
+    globalSetup: ['test/setup/agent-clis.ts', 'test/setup/temp-root.ts'],
   },
 });
