@@ -33,6 +33,7 @@ export const EXCLUDED_TABLES: Readonly<Record<string, string>> = {
   issue_workspaces: 'an issue workspace is a clone on this machine: an imported issue gets a new one at its next run',
   search_docs: 'the search index is derived: the import\'s own inserts of issues and comments rebuild it',
   spend_rollups: 'monthly spend totals are derived: recomputed from the imported cost events',
+  issue_blocked_counts: 'the count of blocked issues is derived: kept by triggers as the imported issues arrive',
 };
 
 export interface ScopedTable {

@@ -64,10 +64,11 @@ export const issues = sqliteTable(
       .on(t.assigneeAgentId, t.status, t.priorityRank, sql`${t.lastActivityAt} DESC`, t.id)
       .where(sql`${t.assigneeAgentId} IS NOT NULL`),
     // The inbox's long-blocked issues (inbox/blocked.ts), newest first: its page walks this and its
-    // count scans only the blocked issues' entries. Partial: an issue in any other status (nearly
-    // every write) never touches it.
+    // count reads the entries of the last day. Partial: an issue in any other status (nearly every
+    // write) never touches it. The status and deletion columns, constant here, make it covering:
+    // SQLite checks a partial index's condition on the table row otherwise, a lookup per entry.
     index('issues_blocked_idx')
-      .on(t.companyId, sql`${t.lastActivityAt} DESC`, t.id)
+      .on(t.companyId, sql`${t.lastActivityAt} DESC`, t.id, t.status, t.deletedAt)
       .where(sql`${t.status} = 'blocked' AND ${t.deletedAt} IS NULL`),
     index('issues_parent_idx').on(t.parentId).where(sql`${t.parentId} IS NOT NULL`),
     index('issues_project_idx').on(t.projectId).where(sql`${t.projectId} IS NOT NULL`),
