@@ -83,9 +83,9 @@ describe('DELETE /api/companies/:companyId', () => {
     const keep = await createCompany(t, 'Kept');
     const agent = await createAgent(t, companyId);
     await createAgentKey(t, agent.id);
-    const issue = (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Quokka census' } })).body;
+    const issue = (await t.api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Quokka census', status: 'blocked' } })).body;
     await t.api('POST', `/api/issues/${issue.id}/comments`, { body: { body: 'Counting quokkas' } });
-    const kept = (await t.api('POST', `/api/companies/${keep}/issues`, { body: { title: 'Quokka habitat' } })).body;
+    const kept = (await t.api('POST', `/api/companies/${keep}/issues`, { body: { title: 'Quokka habitat', status: 'blocked' } })).body;
     await t.api('PUT', `/api/agents/${agent.id}/heartbeat-settings`, { body: { intervalSec: 3600, enabled: false } });
     const f = new FormData();
     f.append('file', new Blob([new Uint8Array(IMAGES.png)], { type: 'image/png' }), 'logo.png');
@@ -105,9 +105,10 @@ describe('DELETE /api/companies/:companyId', () => {
 
     expect((await t.api('GET', `/api/companies/${companyId}`)).status).toBe(404);
     expect((await t.api('GET', `/api/companies?includeArchived=true`)).body.map((c: { id: string }) => c.id)).toEqual([keep]);
-    for (const table of ['agents', 'issues', 'issue_comments', 'activity', 'assets', 'search_docs']) {
+    for (const table of ['agents', 'issues', 'issue_comments', 'activity', 'assets', 'search_docs', 'issue_blocked_counts']) {
       expect(count(`SELECT count(*) AS n FROM ${table} WHERE company_id = ?`, companyId), table).toBe(0);
     }
+    expect(count('SELECT blocked AS n FROM issue_blocked_counts WHERE company_id = ?', keep)).toBe(1);
     expect(count('SELECT count(*) AS n FROM agent_api_keys WHERE agent_id = ?', agent.id)).toBe(0);
     expect(count('SELECT count(*) AS n FROM agent_heartbeat_settings WHERE agent_id = ?', agent.id)).toBe(0);
     // The FTS index holds only the kept company's text now.

@@ -134,6 +134,10 @@ describe('export and import of a company', () => {
     expect(target.core.database.sqlite.prepare('SELECT count(*) AS n FROM secret_versions').get()).toEqual({ n: 0 });
     expect(target.core.database.sqlite.prepare('SELECT count(*) AS n FROM agent_api_keys').get()).toEqual({ n: 0 });
     expect(target.core.database.sqlite.prepare('SELECT count(*) AS n FROM companies').get()).toEqual({ n: 1 });
+    // Derived, not exported: the count of blocked issues is the triggers' own, as in the original.
+    const blockedCount = (t: TestCore, companyId: string) => t.core.database.sqlite.prepare('SELECT blocked FROM issue_blocked_counts WHERE company_id = ?').pluck().get(companyId);
+    expect(blockedCount(source, seeded.companyId)).toBe(1);
+    expect(blockedCount(target, res.body.companyId)).toBe(1);
 
     // Files, byte for byte: attachments (and the logo) under names this server chose, and every transcript.
     const assets = source.core.database.sqlite.prepare('SELECT id, storage_name FROM assets WHERE company_id = ?').all(seeded.companyId) as { id: string; storage_name: string }[];
@@ -186,7 +190,7 @@ describe('export and import of a company', () => {
     const copy = await source.api('GET', `/api/companies/${res.body.companyId}`);
     expect(copy.body.issuePrefix).not.toBe(original.body.issuePrefix);
     const issues = await source.api('GET', `/api/companies/${res.body.companyId}/issues`);
-    expect(issues.body.items.map((i: { title: string }) => i.title).sort()).toEqual(['Child', 'Parent']);
+    expect(issues.body.items.map((i: { title: string }) => i.title).sort()).toEqual(['Child', 'Parent', 'Stuck']);
     for (const i of issues.body.items) expect(i.identifier.startsWith(`${copy.body.issuePrefix}-`)).toBe(true);
     // The copy's parent link points at the copy's parent, and its attachment is its own file.
     const child = issues.body.items.find((i: { title: string }) => i.title === 'Child');
@@ -258,13 +262,13 @@ describe('export and import of a company', () => {
   it('exports and imports from the command line too (headcount export / import)', async () => {
     const file = path.join(scratch, 'cli.tar.gz');
     const m = await exportFromHome(source.home, seeded.companyId, file);
-    expect(m.tables.issues).toBe(2);
+    expect(m.tables.issues).toBe(3);
     const third = await startCore();
     try {
       const r = await importIntoHome(third.home, file);
       expect(r).toMatchObject({ idsPreserved: false, files: { attachments: 2 } });
       const issues = await third.api('GET', `/api/companies/${r.companyId}/issues`);
-      expect(issues.body.items).toHaveLength(2);
+      expect(issues.body.items).toHaveLength(3);
     } finally {
       await third.close();
     }

@@ -46,6 +46,8 @@ export async function seedCompany(t: TestCore, name = 'Exported Co') {
   const goal = await ok(api('POST', `/api/companies/${companyId}/goals`, { body: { title: 'Goal Y' } }));
   const parent = await ok(api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Parent', status: 'todo', projectId: project.id, goalId: goal.id } }));
   const child = await ok(api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Child', status: 'todo', parentId: parent.id } }));
+  // A blocked issue: the inbox's count of them is derived, rebuilt as the import's rows arrive.
+  await ok(api('POST', `/api/companies/${companyId}/issues`, { body: { title: 'Stuck', status: 'blocked' } }));
   await ok(api('POST', `/api/issues/${child.id}/checkout`, { token: engKey, body: { expectedStatuses: ['todo'] } }));
   await ok(api('POST', `/api/issues/${child.id}/comments`, { token: engKey, body: { body: '@Ceo have a look' } }));
   const doc = await ok(api('PUT', `/api/issues/${parent.id}/documents/plan`, { body: { title: 'Plan', format: 'markdown', body: '# v1' } }));
