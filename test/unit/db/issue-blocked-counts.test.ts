@@ -84,7 +84,7 @@ describe('issue_blocked_counts', () => {
     }
   });
 
-  it('equals the count of the rows after any sequence of inserts, status changes, deletions, restores, moves and purges', async () => {
+  it('equals the count of the rows after any sequence of inserts, status changes, deletions, restores, moves, purges and updates of several rows or columns', async () => {
     const h = openDatabase(path.join(dir, 'writes.db'));
     try {
       await applyMigrations(h, path.join(dir, 'backups'), new Date(AT));
@@ -101,6 +101,8 @@ describe('issue_blocked_counts', () => {
         fc.record({ kind: fc.constant('purge' as const), pick: fc.nat() }),
         // Several rows in one statement, as a bulk update would.
         fc.record({ kind: fc.constant('bulk' as const), company, from: status, to: status }),
+        // Several columns in one statement, as the issue's removal (status and deletion) does.
+        fc.record({ kind: fc.constant('all' as const), pick: fc.nat(), status, deleted: fc.boolean(), company }),
       );
       fc.assert(
         fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), (ops) => {
@@ -119,6 +121,7 @@ describe('issue_blocked_counts', () => {
                 else if (o.kind === 'delete') s.prepare('UPDATE issues SET deleted_at = ? WHERE id = ?').run(AT, id);
                 else if (o.kind === 'restore') s.prepare('UPDATE issues SET deleted_at = NULL WHERE id = ?').run(id);
                 else if (o.kind === 'move') s.prepare('UPDATE issues SET company_id = ? WHERE id = ?').run(o.company, id);
+                else if (o.kind === 'all') s.prepare('UPDATE issues SET status = ?, deleted_at = ?, company_id = ? WHERE id = ?').run(o.status, o.deleted ? AT : null, o.company, id);
                 else {
                   s.prepare('DELETE FROM issues WHERE id = ?').run(id);
                   ids.splice(ids.indexOf(id), 1);
