@@ -23,13 +23,21 @@ const inbox = async (companyId: string) => {
   return res.body.items as any[];
 };
 
+/** A core on a manual clock with no background work, one company, and its CEO with a key (the caller narrows `t` to it). */
+async function companyWithCeo() {
+  const clock = manualClock('2026-06-01T08:00:00.000Z');
+  const core = await startCore({ clock, heartbeats: false, routines: false, sequences: false });
+  t = core; // closed by afterEach even if the setup below fails
+  const companyId = await createCompany(core);
+  const ceo = await createAgent(core, companyId, { name: 'Ceo' });
+  const key = await createAgentKey(core, ceo.id);
+  return { core, clock, companyId, ceo, key };
+}
+
 describe('the inbox', () => {
   it('lists approvals, interactions and long-blocked issues newest first, with links and actions; they vanish when resolved', async () => {
-    const clock = manualClock('2026-06-01T08:00:00.000Z');
-    t = await startCore({ clock, heartbeats: false, routines: false, sequences: false });
-    const companyId = await createCompany(t);
-    const ceo = await createAgent(t, companyId, { name: 'Ceo' });
-    const key = await createAgentKey(t, ceo.id);
+    const { core, clock, companyId, ceo, key } = await companyWithCeo();
+    t = core;
     const approval = await t.api('POST', `/api/companies/${companyId}/approvals`, { token: key, body: { type: 'approve_ceo_strategy', requestedByAgentId: ceo.id, payload: strategy() } });
     expect(approval.status).toBe(201);
     clock.advance(60_000);
@@ -160,11 +168,8 @@ describe('paging', () => {
     expect((await t.api('GET', `/api/companies/${companyId}/inbox?limit=0`)).status).toBe(400);
   });
   it('pages long-blocked issues from SQL merged with the other items: every open item once, in order, dismissed and deleted ones left out', async () => {
-    const clock = manualClock('2026-06-01T08:00:00.000Z');
-    t = await startCore({ clock, heartbeats: false, routines: false, sequences: false });
-    const companyId = await createCompany(t);
-    const ceo = await createAgent(t, companyId, { name: 'Ceo' });
-    const key = await createAgentKey(t, ceo.id);
+    const { core, clock, companyId, ceo, key } = await companyWithCeo();
+    t = core;
     const stale: any[] = [];
     for (let i = 0; i < 24; i++) {
       // Every priority: the page merges one walk of the list index per priority.
