@@ -37,7 +37,9 @@ const WAITING_AND_DISMISSED = `WITH waiting AS (
     SELECT substr(item_id, 15) AS id FROM inbox_dismissals
     WHERE company_id = @company AND item_id >= 'issue_blocked:' AND item_id < 'issue_blocked;'
   )`;
-const STALE = (upTo: string): string => `i.status = 'blocked' AND i.deleted_at IS NULL AND i.last_activity_at <= ${upTo}`;
+// A blocked issue as the partial index (issues/schema.ts) and the count's triggers (migration 0024) see it.
+const BLOCKED = `i.status = 'blocked' AND i.deleted_at IS NULL`;
+const STALE = (upTo: string): string => `${BLOCKED} AND i.last_activity_at <= ${upTo}`;
 // After the cursor (none when @afterAt is null), in the order newest first, then item id.
 const AFTER = (since: string): string => `(@afterAt IS NULL OR ${since} < @afterAt OR (${since} = @afterAt AND 'issue_blocked:' || id > @afterId))`;
 
@@ -64,7 +66,7 @@ const PAGE = `${WAITING_AND_DISMISSED}
 // walked all the others.
 const COUNT = `${WAITING_AND_DISMISSED}
   SELECT coalesce((SELECT blocked FROM issue_blocked_counts WHERE company_id = @company), 0)
-    - (SELECT count(*) FROM issues i WHERE i.company_id = @company AND i.status = 'blocked' AND i.deleted_at IS NULL AND i.last_activity_at > @longAgo)
+    - (SELECT count(*) FROM issues i WHERE i.company_id = @company AND ${BLOCKED} AND i.last_activity_at > @longAgo)
     + (SELECT count(*) FROM waiting w JOIN issues i ON i.id = w.id WHERE NOT (${STALE('@longAgo')}))
     - (SELECT count(*) FROM dismissed d JOIN issues i ON i.id = d.id
         WHERE i.company_id = @company AND ((${STALE('@longAgo')}) OR i.id IN (SELECT id FROM waiting))) AS n`;
